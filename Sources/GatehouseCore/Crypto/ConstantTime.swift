@@ -1,0 +1,16 @@
+import Foundation
+
+/// Comparisons whose running time does not depend on where two secrets first differ.
+public enum ConstantTime {
+    public static func equals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
+    where A.Element == UInt8, B.Element == UInt8 {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+
+    public static func equals(_ a: String, _ b: String) -> Bool {
+        equals(Array(a.utf8), Array(b.utf8))
+    }
+}

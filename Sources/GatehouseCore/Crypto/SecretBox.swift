@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// Encrypts secrets at rest (signing keys, Apple refresh tokens) with AES-256-GCM under the master key,
+/// and derives keyed hashes (codes, rate-limit keys) from it so a database dump alone reveals neither.
+public struct SecretBox: Sendable {
+    private let encryptionKey: SymmetricKey
+    private let hashingKey: SymmetricKey
+    /// A value that identifies the master key without revealing it; stored beside the data it protects
+    /// so an instance started with a different key refuses to run instead of failing later.
+    public let keyCheck: String
+
+    public init(masterKey: [UInt8]) throws(GatehouseError) {
+        guard masterKey.count == 32 else {
+            throw GatehouseError(.internalError, "The master key must be 32 bytes.", cause: "master key length \(masterKey.count)")
+        }
+        let master = SymmetricKey(data: masterKey)
+        encryptionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/encryption/v1".utf8), outputByteCount: 32)
+        hashingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/hashing/v1".utf8), outputByteCount: 32)
+        let check = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/key-check/v1".utf8), outputByteCount: 16)
+        keyCheck = check.withUnsafeBytes { Base64URL.encode(Array($0)) }
+    }
+
+    /// `v1.<base64url(nonce | ciphertext | tag)>`; `context` is bound as associated data so a value
+    /// cannot be moved to another row or purpose.
+    public func seal(_ plaintext: [UInt8], context: String) throws -> String {
+        let box = try AES.GCM.seal(plaintext, using: encryptionKey, authenticating: Data(context.utf8))
+        guard let combined = box.combined else { throw GatehouseError.internalError(cause: "AES-GCM produced no combined form") }
+        return "v1." + Base64URL.encode(Array(combined))
+    }
+
+    public func open(_ sealed: String, context: String) throws -> [UInt8] {
+        guard sealed.hasPrefix("v1."), let combined = Base64URL.decode(sealed.dropFirst(3)) else {
+            throw GatehouseError.internalError(cause: "sealed value has an unknown format")
+        }
+        let box = try AES.GCM.SealedBox(combined: combined)
+        return Array(try AES.GCM.open(box, using: encryptionKey, authenticating: Data(context.utf8)))
+    }
+
+    /// HMAC-SHA256 under the hashing key, base64url: for one-time codes and rate-limit bucket keys.
+    public func keyedHash(_ parts: String...) -> String {
+        var mac = HMAC<SHA256>(key: hashingKey)
+        for part in parts {
+            mac.update(data: Data(part.utf8))
+            mac.update(data: [0])
+        }
+        return Base64URL.encode(Array(mac.finalize()))
+    }
+}
+
+/// SHA-256 helpers.
+public enum Digests {
+    public static func sha256Hex(_ string: String) -> String {
+        SHA256.hash(data: Data(string.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public static func sha256Base64URL(_ string: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(string.utf8))))
+    }
+}

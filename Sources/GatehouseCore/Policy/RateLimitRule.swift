@@ -1,0 +1,65 @@
+import Foundation
+
+/// One rate-limit rule: how many attempts a bucket gets in a window, and how long it is blocked after.
+///
+/// Failure rules (sign-in, codes) let `freeAttempts` failures through per window, then block for
+/// `baseBlock`, doubling with each further failure up to `maxBlock` — back-off, never a permanent lock.
+/// Quota rules (mail) allow `freeAttempts` uses per window and answer 429 until the window ends.
+public struct RateLimitRule: Sendable, Equatable {
+    public var name: String
+    public var freeAttempts: Int
+    public var window: TimeInterval
+    public var baseBlock: TimeInterval
+    public var maxBlock: TimeInterval
+
+    public init(name: String, freeAttempts: Int, window: TimeInterval, baseBlock: TimeInterval = 1, maxBlock: TimeInterval = 900) {
+        self.name = name
+        self.freeAttempts = max(1, freeAttempts)
+        self.window = max(1, window)
+        self.baseBlock = max(0, baseBlock)
+        self.maxBlock = max(baseBlock, maxBlock)
+    }
+
+    /// How long the `count`-th failure in a window blocks the bucket.
+    public func block(afterFailures count: Int) -> TimeInterval? {
+        guard count > freeAttempts else { return nil }
+        let exponent = min(count - freeAttempts - 1, 30)
+        return min(maxBlock, baseBlock * pow(2, Double(exponent)))
+    }
+}
+
+/// The rules Gatehouse applies, configurable as a whole.
+public struct RateLimitSettings: Sendable, Equatable {
+    /// Failed sign-ins (and wrong current passwords) per account.
+    public var signInPerAccount: RateLimitRule
+    /// Failed sign-ins per client address.
+    public var signInPerClient: RateLimitRule
+    /// Wrong confirmation or reset codes per account.
+    public var codePerAccount: RateLimitRule
+    /// Wrong confirmation or reset codes per client address.
+    public var codePerClient: RateLimitRule
+    /// Code mails per address (resend and forgot share it): the cool-down.
+    public var mailPerAddress: RateLimitRule
+    /// Requests that send mail (sign-up, resend, forgot) per client address.
+    public var mailPerClient: RateLimitRule
+    /// Social token exchanges that fail verification, per client address.
+    public var exchangePerClient: RateLimitRule
+
+    public init(
+        signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),
+        signInPerClient: RateLimitRule = .init(name: "signin.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
+        codePerAccount: RateLimitRule = .init(name: "code.account", freeAttempts: 10, window: 3600, baseBlock: 2, maxBlock: 900),
+        codePerClient: RateLimitRule = .init(name: "code.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
+        mailPerAddress: RateLimitRule = .init(name: "mail.address", freeAttempts: 1, window: 60),
+        mailPerClient: RateLimitRule = .init(name: "mail.client", freeAttempts: 30, window: 3600),
+        exchangePerClient: RateLimitRule = .init(name: "exchange.client", freeAttempts: 60, window: 3600, baseBlock: 1, maxBlock: 300)
+    ) {
+        self.signInPerAccount = signInPerAccount
+        self.signInPerClient = signInPerClient
+        self.codePerAccount = codePerAccount
+        self.codePerClient = codePerClient
+        self.mailPerAddress = mailPerAddress
+        self.mailPerClient = mailPerClient
+        self.exchangePerClient = exchangePerClient
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool {
+    public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
+        let claims = try tokens.verifyAccessToken(bearer)
+        guard let sessionID = claims.originJTI else { throw GatehouseError.unauthorized(cause: "no origin_jti") }
+        guard try await liveness.isLive(sessionID: sessionID, sub: claims.sub) else {
+            throw GatehouseError.unauthorized(cause: "session ended or user deleted")
+        }
+        return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
+    }
+
+    public func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
+        guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
+            throw GatehouseError.unauthorized(cause: "user no longer exists")
+        }
+        return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name)
+    }
+
+    /// Deletes the user, the app profile, every session, code and linked identity in one transaction;
+    /// the user's access tokens stop working at once.
+    public func deleteAccount(principal: Principal, logger: Logger) async throws {
+        let sub = principal.sub
+        try await store.write { tx in
+            try await tx.deleteSessions(userID: sub)
+            try await tx.deleteCodes(userID: sub)
+            try await tx.deleteIdentities(userID: sub)
+            try await tx.deleteProfile(sub: sub)
+            try await tx.deleteUser(id: sub)
+        }
+        liveness.invalidate(sub: sub)
+        logger.info("account deleted", metadata: ["user.sub": .string(sub)])
+    }
+
+    public func checkReady() async throws {
+        try await store.ping()
+    }
+}

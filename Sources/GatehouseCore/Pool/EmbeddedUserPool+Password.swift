@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool {
+    /// Mails a reset code to the account that owns the address, if any. The answer is the same for
+    /// every address, cool-down included.
+    public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
+        let email = try EmailAddress(rawEmail)
+        let limits = settings.rateLimits
+        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
+        try await limiter.consume(limiter.bucket(limits.mailPerAddress, email.key))
+        let now = clock.now()
+        let target: (UserRecord, String)? = try await store.write { tx in
+            guard let user = try await tx.user(emailKey: email.key) else { return nil }
+            let (code, record) = newCode(for: user.id, purpose: .resetPassword, lifetime: settings.resetCodeLifetime, now: now)
+            try await tx.replaceCode(record)
+            return (user, code)
+        }
+        if let target {
+            let (user, code) = target
+            await deliver(templates.resetPassword(to: user.email ?? email.value, name: user.name, code: code, lifetime: settings.resetCodeLifetime), logger: logger)
+        }
+        return CodeDelivery(destination: email.masked)
+    }
+
+    /// Sets a new password with the code from the reset mail. This proves the address, so it also
+    /// confirms an unconfirmed account (taking it back from whoever started it) and ends every session.
+    public func resetPassword(email rawEmail: String, code rawCode: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+        let email = try EmailAddress(rawEmail)
+        try settings.passwordPolicy.validate(newPassword, email: email)
+        let code = Self.normalizeCode(rawCode)
+        let limits = settings.rateLimits
+        let codeBuckets = [limiter.bucket(limits.codePerAccount, email.key), limiter.bucket(limits.codePerClient, client.address)]
+        try await limiter.ensureAllowed(codeBuckets)
+        let newHash = try await hasher.hash(newPassword)
+        let now = clock.now()
+
+        enum Outcome: Sendable {
+            case reset(UserRecord, ended: [String])
+            case check(CodeCheck)
+        }
+        let outcome: Outcome = try await store.write { tx in
+            guard var user = try await tx.user(emailKey: email.key) else { return .check(.mismatch) }
+            let check = try await checkCode(code, for: user, purpose: .resetPassword, now: now, in: tx)
+            guard case .accepted = check else { return .check(check) }
+            user.passwordHash = newHash
+            user.confirmed = true
+            user.emailVerified = true
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            try await tx.deleteCodes(userID: user.id)
+            if try await tx.identity(provider: "password", subject: user.id) == nil {
+                try await tx.insertIdentity(passwordIdentity(for: user, at: now))
+            }
+            let ended = try await tx.revokeSessions(userID: user.id, except: nil, at: now, reason: .passwordReset)
+            try await syncProfile(with: user, in: tx)
+            return .reset(user, ended: ended)
+        }
+        switch outcome {
+        case .reset(let user, let ended):
+            liveness.invalidate(sessionIDs: ended)
+            try await limiter.reset([codeBuckets[0], limiter.bucket(limits.signInPerAccount, email.key)])
+            await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
+            logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+        case .check(.mismatch):
+            try await limiter.recordFailure(codeBuckets)
+            throw GatehouseError.codeMismatch
+        case .check(.expired):
+            throw GatehouseError.codeExpired
+        case .check(.accepted):
+            throw GatehouseError.internalError(cause: "unreachable reset outcome")
+        }
+    }
+
+    /// Changes the password of a signed-in user who knows the current one, and ends their other sessions.
+    public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+        guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
+            throw GatehouseError.unauthorized(cause: "user no longer exists")
+        }
+        let limits = settings.rateLimits
+        let email = user.emailKey.flatMap { try? EmailAddress($0) }
+        let accountBucket = limiter.bucket(limits.signInPerAccount, user.emailKey ?? user.id)
+        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
+        try await limiter.ensureAllowed(buckets)
+        var verified = false
+        if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
+            verified = try await hasher.verify(currentPassword, against: hash)
+        } else {
+            try await hasher.verifyDummy(currentPassword)
+        }
+        guard verified else {
+            try await limiter.recordFailure(buckets)
+            throw GatehouseError(.invalidCredentials, "The current password is not correct.")
+        }
+        try settings.passwordPolicy.validate(newPassword, email: email)
+        let newHash = try await hasher.hash(newPassword)
+        let now = clock.now()
+        let ended: [String] = try await store.write { tx in
+            guard var current = try await tx.user(id: user.id) else { throw GatehouseError.unauthorized(cause: "user deleted meanwhile") }
+            current.passwordHash = newHash
+            current.updatedAt = now
+            try await tx.updateUser(current)
+            return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
+        }
+        liveness.invalidate(sessionIDs: ended)
+        try await limiter.reset([accountBucket])
+        if let address = user.email {
+            await deliver(templates.passwordChanged(to: address, name: user.name, reset: false), logger: logger)
+        }
+        logger.info("password changed", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool {
+    /// Email and password sign-in. Unknown addresses and wrong passwords get the same answer after the
+    /// same work (a dummy hash), and count against the same per-account and per-client limits.
+    public func signIn(email rawEmail: String, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        try await events.observing("password") {
+            let email = try EmailAddress(rawEmail)
+            guard password.utf8.count <= ScryptPasswordHasher.maxPasswordBytes else { throw GatehouseError.invalidCredentials }
+            let limits = settings.rateLimits
+            let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
+            let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
+            try await limiter.ensureAllowed(buckets)
+
+            let user = try await store.read { try await $0.user(emailKey: email.key) }
+            var verified = false
+            if let hash = user?.passwordHash {
+                verified = try await hasher.verify(password, against: hash)
+            } else {
+                try await hasher.verifyDummy(password)
+            }
+            guard verified, var user else {
+                try await limiter.recordFailure(buckets)
+                logger.info("sign-in failed")
+                throw GatehouseError.invalidCredentials
+            }
+            guard user.confirmed else { throw GatehouseError.userNotConfirmed }
+
+            if let hash = user.passwordHash, hasher.needsRehash(hash) {
+                let upgraded = try await hasher.hash(password)
+                let now = clock.now()
+                let signedIn = user
+                user = try await store.write { tx in
+                    guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
+                    current.passwordHash = upgraded
+                    current.updatedAt = now
+                    try await tx.updateUser(current)
+                    return current
+                }
+                logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)])
+            }
+            try await limiter.reset([accountBucket])
+            let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
+            logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
+            return tokens
+        }
+    }
+
+    enum RefreshOutcome: Sendable {
+        case rotated(UserRecord, SessionRecord, successor: String)
+        case reused(sessionID: String)
+        case invalid(String)
+        case lostRace
+    }
+
+    /// Exchanges a refresh token for new tokens and rotates it. A rotated-out token presented again ends
+    /// the whole session, unless it comes back within the grace window while its successor is still
+    /// unused: then it gets the same successor again (a client that lost the response can retry).
+    public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        try await events.observing("refresh") {
+            guard let token = RefreshTokenCodec.validate(refreshToken) else { throw GatehouseError.invalidGrant }
+            let hash = RefreshTokenCodec.hash(token)
+            let successor = RefreshTokenCodec.successor(of: token)
+            let successorHash = RefreshTokenCodec.hash(successor)
+            var outcome = RefreshOutcome.lostRace
+            for _ in 0..<3 {
+                outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash)
+                if case .lostRace = outcome { continue }
+                break
+            }
+            switch outcome {
+            case .rotated(let user, let session, let successor):
+                let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil)
+                return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn)
+            case .reused(let sessionID):
+                liveness.invalidate(sessionIDs: [sessionID])
+                logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
+                throw GatehouseError.invalidGrant
+            case .invalid(let reason):
+                logger.info("refresh refused", metadata: ["reason": .string(reason)])
+                throw GatehouseError.invalidGrant
+            case .lostRace:
+                throw GatehouseError.internalError(cause: "refresh token rotation kept losing races")
+            }
+        }
+    }
+
+    private func rotate(hash: String, successor: String, successorHash: String) async throws -> RefreshOutcome {
+        let now = clock.now()
+        let lifetime = settings.refreshTokenLifetime
+        let grace = settings.refreshReuseGrace
+        return try await store.write { tx in
+            guard let record = try await tx.refreshToken(hash: hash) else { return .invalid("unknown token") }
+            guard let session = try await tx.session(id: record.sessionID), session.isActive else { return .invalid("session ended") }
+            guard let user = try await tx.user(id: record.userID) else { return .invalid("user deleted") }
+            if let rotatedAt = record.rotatedAt {
+                if now.timeIntervalSince(rotatedAt) <= grace, record.successorHash == successorHash,
+                    let next = try await tx.refreshToken(hash: successorHash), next.rotatedAt == nil
+                {
+                    return .rotated(user, session, successor: successor)
+                }
+                try await tx.revokeSession(id: session.id, at: now, reason: .refreshReuse)
+                return .reused(sessionID: session.id)
+            }
+            guard record.expiresAt > now else { return .invalid("token expired") }
+            guard try await tx.markRefreshTokenRotated(hash: hash, successorHash: successorHash, at: now) else { return .lostRace }
+            try await tx.insertRefreshToken(
+                RefreshTokenRecord(tokenHash: successorHash, sessionID: session.id, userID: user.id, createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+            return .rotated(user, session, successor: successor)
+        }
+    }
+
+    /// Ends the session a refresh token belongs to. Unknown tokens are accepted silently (as RFC 7009
+    /// revocation does): the caller's goal, a session that no longer works, holds either way.
+    public func signOut(refreshToken: String, logger: Logger) async throws {
+        guard let token = RefreshTokenCodec.validate(refreshToken) else { return }
+        let hash = RefreshTokenCodec.hash(token)
+        let now = clock.now()
+        let ended: String? = try await store.write { tx in
+            guard let record = try await tx.refreshToken(hash: hash) else { return nil }
+            return try await tx.revokeSession(id: record.sessionID, at: now, reason: .signOut) ? record.sessionID : nil
+        }
+        if let ended {
+            liveness.invalidate(sessionIDs: [ended])
+            logger.info("signed out", metadata: ["session.id": .string(ended)])
+        }
+    }
+
+    /// Ends every session of the caller.
+    public func signOutEverywhere(principal: Principal, logger: Logger) async throws {
+        let now = clock.now()
+        let ended = try await store.write { tx in
+            try await tx.revokeSessions(userID: principal.sub, except: nil, at: now, reason: .signOutAll)
+        }
+        liveness.invalidate(sessionIDs: ended)
+        logger.info("signed out everywhere", metadata: ["user.sub": .string(principal.sub), "sessions": .stringConvertible(ended.count)])
+    }
+}

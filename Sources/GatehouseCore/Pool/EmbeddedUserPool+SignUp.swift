@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool {
+    /// Creates an unconfirmed account and mails a code. For an address that already has an account the
+    /// answer is the same (status, shape and — since the password is hashed either way — timing); the
+    /// owner gets a notice instead of a code and nothing changes.
+    public func signUp(email rawEmail: String, password: String, fullName: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
+        let email = try EmailAddress(rawEmail)
+        try settings.passwordPolicy.validate(password, email: email)
+        let name = try Self.displayName(fullName)
+        let limits = settings.rateLimits
+        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
+        let hash = try await hasher.hash(password)
+        let now = clock.now()
+        let newID = random.uuid()
+        let (code, codeRecord) = newCode(for: newID, purpose: .confirmSignUp, lifetime: settings.signUpCodeLifetime, now: now)
+
+        enum Outcome: Sendable {
+            case created(UserRecord)
+            case existing(UserRecord?)
+        }
+        let outcome: Outcome
+        do {
+            outcome = try await store.write { tx in
+                if let existing = try await tx.user(emailKey: email.key) { return .existing(existing) }
+                let user = UserRecord(
+                    id: newID, email: email.value, emailKey: email.key, emailVerified: false, passwordHash: hash,
+                    confirmed: false, name: name, createdAt: now, updatedAt: now)
+                try await tx.insertUser(user)
+                try await tx.insertIdentity(passwordIdentity(for: user, at: now))
+                try await tx.replaceCode(codeRecord)
+                return .created(user)
+            }
+        } catch is StoreConflict {
+            // A concurrent sign-up of the same address committed first.
+            outcome = .existing(try await store.read { try await $0.user(emailKey: email.key) })
+        }
+
+        let mailBucket = limiter.bucket(limits.mailPerAddress, email.key)
+        switch outcome {
+        case .created(let user):
+            _ = try await limiter.tryConsume(mailBucket)
+            await deliver(templates.confirmSignUp(to: email.value, name: name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
+            logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
+            return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+        case .existing(let user):
+            if let user, try await limiter.tryConsume(mailBucket) == nil {
+                await deliver(templates.alreadyRegistered(to: user.email ?? email.value, name: user.name, confirmed: user.confirmed), logger: logger)
+            }
+            logger.info("sign-up for an address that already has an account")
+            return SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+        }
+    }
+
+    /// Confirms the address with the code from the sign-up mail.
+    public func confirmSignUp(email rawEmail: String, code rawCode: String, client: ClientInfo, logger: Logger) async throws {
+        let email = try EmailAddress(rawEmail)
+        let code = Self.normalizeCode(rawCode)
+        let limits = settings.rateLimits
+        let buckets = [limiter.bucket(limits.codePerAccount, email.key), limiter.bucket(limits.codePerClient, client.address)]
+        try await limiter.ensureAllowed(buckets)
+        let now = clock.now()
+        let result: CodeCheck = try await store.write { tx in
+            guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
+            let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
+            guard case .accepted = check else { return check }
+            user.confirmed = true
+            user.emailVerified = true
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
+            try await syncProfile(with: user, in: tx)
+            return .accepted
+        }
+        switch result {
+        case .accepted:
+            try await limiter.reset([buckets[0]])
+            logger.info("email confirmed")
+        case .mismatch:
+            try await limiter.recordFailure(buckets)
+            throw GatehouseError.codeMismatch
+        case .expired:
+            throw GatehouseError.codeExpired
+        }
+    }
+
+    /// Sends a new confirmation code to an unconfirmed account. The answer is the same for every
+    /// address, including the cool-down (one code mail per address per minute).
+    public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
+        let email = try EmailAddress(rawEmail)
+        let limits = settings.rateLimits
+        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
+        try await limiter.consume(limiter.bucket(limits.mailPerAddress, email.key))
+        let now = clock.now()
+        let target: (UserRecord, String)? = try await store.write { tx in
+            guard let user = try await tx.user(emailKey: email.key), !user.confirmed else { return nil }
+            let (code, record) = newCode(for: user.id, purpose: .confirmSignUp, lifetime: settings.signUpCodeLifetime, now: now)
+            try await tx.replaceCode(record)
+            return (user, code)
+        }
+        if let target {
+            let (user, code) = target
+            await deliver(templates.confirmSignUp(to: user.email ?? email.value, name: user.name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
+        }
+        return CodeDelivery(destination: email.masked)
+    }
+}

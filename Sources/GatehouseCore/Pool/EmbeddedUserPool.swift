@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+
+/// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped
+/// tokens. It implements ``IdentityProvider`` (the email and password flows, bearer authentication,
+/// account deletion); social sign-in builds on ``startSession(for:method:nonce:isNewUser:)``.
+public struct EmbeddedUserPool: IdentityProvider {
+    public let name = "embedded"
+    public let settings: PoolSettings
+    let store: any GatehouseStore
+    let hasher: any PasswordHasher
+    public let tokens: TokenService
+    let mailer: any Mailer
+    let templates: MailTemplates
+    let box: SecretBox
+    let clock: any TimeSource
+    let random: any RandomSource
+    let limiter: RateLimiter
+    let liveness: CachedSessionLiveness
+    let events: any AuthEventObserver
+
+    public init(
+        settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
+        mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
+        liveness: CachedSessionLiveness, events: any AuthEventObserver
+    ) {
+        self.settings = settings
+        self.store = store
+        self.hasher = hasher
+        self.tokens = tokens
+        self.mailer = mailer
+        self.templates = MailTemplates(appName: settings.appName)
+        self.box = box
+        self.clock = clock
+        self.random = random
+        self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
+        self.liveness = liveness
+        self.events = events
+    }
+
+    /// The liveness source the cache in front of this pool reads: a session is live while it is not
+    /// ended and its user exists.
+    public static func livenessSource(store: any GatehouseStore) -> any SessionLiveness {
+        StoreSessionLiveness(store: store)
+    }
+
+    // MARK: Sessions
+
+    /// Starts a session for `user` and issues its first tokens (one transaction for the session and
+    /// its first refresh token).
+    public func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+        let now = clock.now()
+        let session = SessionRecord(id: random.uuid(), userID: user.id, method: method, authTime: now, createdAt: now)
+        let refreshToken = RefreshTokenCodec.generate(random)
+        let record = RefreshTokenRecord(
+            tokenHash: RefreshTokenCodec.hash(refreshToken), sessionID: session.id, userID: user.id,
+            createdAt: now, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime))
+        try await store.write { tx in
+            try await tx.insertSession(session)
+            try await tx.insertRefreshToken(record)
+        }
+        let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce)
+        return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: refreshToken, expiresIn: issued.expiresIn, isNewUser: isNewUser)
+    }
+
+    // MARK: Codes
+
+    enum CodeCheck: Sendable {
+        case accepted
+        case mismatch
+        case expired
+    }
+
+    func codeHash(userID: String, purpose: OneTimeCodeRecord.Purpose, code: String) -> String {
+        box.keyedHash("one-time-code", purpose.rawValue, userID, code)
+    }
+
+    /// Issues a fresh code for `purpose`, replacing the user's earlier one.
+    func newCode(for userID: String, purpose: OneTimeCodeRecord.Purpose, lifetime: TimeInterval, now: Date) -> (code: String, record: OneTimeCodeRecord) {
+        let code = random.sixDigitCode()
+        let record = OneTimeCodeRecord(
+            userID: userID, purpose: purpose, codeHash: codeHash(userID: userID, purpose: purpose, code: code),
+            createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        return (code, record)
+    }
+
+    /// Checks a code inside a write transaction, counting a wrong guess against the code.
+    /// A spent or expired code answers `expired` only to the right code, so it tells an attacker nothing.
+    func checkCode(_ code: String, for user: UserRecord, purpose: OneTimeCodeRecord.Purpose, now: Date, in tx: any StoreTransaction) async throws -> CodeCheck {
+        guard let record = try await tx.code(userID: user.id, purpose: purpose) else { return .mismatch }
+        let matches = ConstantTime.equals(codeHash(userID: user.id, purpose: purpose, code: code), record.codeHash)
+        if record.attempts >= settings.maxCodeAttempts { return matches ? .expired : .mismatch }
+        guard matches else {
+            _ = try await tx.recordFailedCodeAttempt(userID: user.id, purpose: purpose)
+            return .mismatch
+        }
+        return record.expiresAt > now ? .accepted : .expired
+    }
+
+    /// What users type: digits, perhaps with spaces or a dash in the middle.
+    static func normalizeCode(_ code: String) -> String {
+        String(code.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init))
+    }
+
+    // MARK: Mail
+
+    /// Sends mail; a failure to deliver is logged, never turned into a different answer (which would
+    /// tell an attacker that the address has an account).
+    func deliver(_ message: MailMessage, logger: Logger) async {
+        do {
+            try await mailer.send(message, logger: logger)
+        } catch {
+            logger.error("mail delivery failed", metadata: ["mail.kind": .string(message.kind), "error": .string(String(describing: type(of: error)))])
+        }
+    }
+
+    // MARK: Inputs
+
+    public static func displayName(_ raw: String?) throws(GatehouseError) -> String? {
+        guard let raw else { return nil }
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        guard trimmed.unicodeScalars.count <= 256 else { throw .invalidRequest("'full_name' is longer than 256 characters.") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
+            throw .invalidRequest("'full_name' contains control characters.")
+        }
+        return trimmed
+    }
+
+    func passwordIdentity(for user: UserRecord, at now: Date) -> IdentityRecord {
+        IdentityRecord(provider: "password", providerSubject: user.id, userID: user.id, email: user.email, emailVerified: user.emailVerified, linkedAt: now)
+    }
+
+    /// Keeps the just-in-time profile (if the app already made one) in step with the pool user.
+    func syncProfile(with user: UserRecord, in tx: any StoreTransaction) async throws {
+        guard var profile = try await tx.profile(sub: user.id) else { return }
+        profile.email = user.email
+        profile.emailVerified = user.emailVerified
+        if profile.fullName == nil { profile.fullName = user.name }
+        profile.updatedAt = user.updatedAt
+        try await tx.updateProfile(profile)
+    }
+}
+
+/// A session is live while it is not ended and its user still exists.
+struct StoreSessionLiveness: SessionLiveness {
+    let store: any GatehouseStore
+
+    func isLive(sessionID: String, sub: String) async throws -> Bool {
+        try await store.read { tx in
+            guard let session = try await tx.session(id: sessionID), session.isActive, session.userID == sub else { return false }
+            return try await tx.user(id: sub) != nil
+        }
+    }
+}

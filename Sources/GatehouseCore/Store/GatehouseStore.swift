@@ -1,0 +1,135 @@
+import Foundation
+
+/// Persistence for the embedded pool and the app profiles, implemented over SQLite and PostgreSQL.
+///
+/// Every multi-step change runs inside one `write` block, which is one database transaction: the
+/// block's statements all commit or none do. Ordinary data and secrets are split (as Kratos splits
+/// `Pool` and `PrivilegedPool`): signing keys and other sealed values are reached only through
+/// ``secrets``.
+public protocol GatehouseStore: Sendable {
+    /// Runs `body` against a consistent read-only view.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Runs `body` in one write transaction. Throwing from `body` rolls everything back.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// The privileged part of the store.
+    var secrets: any SecretStore { get }
+    /// Deletes what has outlived its use (expired codes, ended sessions, stale counters).
+    func purgeExpired(now: Date) async throws -> Int
+    /// Answers when the database does.
+    func ping() async throws
+    /// A short name of the backend (`sqlite`, `postgres`) for logs and `/ready`.
+    var backendName: String { get }
+}
+
+/// The statements available inside a transaction.
+public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
+    ProfileRepository, RateLimitRepository, SettingsRepository, Sendable
+{}
+
+/// A write broke a uniqueness rule (an email already owned, an identity already linked).
+public struct StoreConflict: Error, Sendable, CustomStringConvertible {
+    public let constraint: String
+    public init(constraint: String) { self.constraint = constraint }
+    public var description: String { "unique constraint violated: \(constraint)" }
+}
+
+public protocol UserRepository: Sendable {
+    /// Throws ``StoreConflict`` if the id or the email key is taken.
+    func insertUser(_ user: UserRecord) async throws
+    func user(id: String) async throws -> UserRecord?
+    func user(emailKey: String) async throws -> UserRecord?
+    /// Replaces the stored row with the same id. Throws ``StoreConflict`` if the new email key is taken.
+    func updateUser(_ user: UserRecord) async throws
+    func deleteUser(id: String) async throws
+}
+
+public protocol IdentityRepository: Sendable {
+    /// Throws ``StoreConflict`` if (provider, subject) is already linked.
+    func insertIdentity(_ identity: IdentityRecord) async throws
+    func identity(provider: String, subject: String) async throws -> IdentityRecord?
+    func identities(userID: String) async throws -> [IdentityRecord]
+    func updateIdentity(_ identity: IdentityRecord) async throws
+    func deleteIdentities(userID: String) async throws
+}
+
+public protocol SessionRepository: Sendable {
+    func insertSession(_ session: SessionRecord) async throws
+    func session(id: String) async throws -> SessionRecord?
+    /// Ends one session; `false` if it was already ended or does not exist.
+    @discardableResult
+    func revokeSession(id: String, at: Date, reason: SessionRecord.EndReason) async throws -> Bool
+    /// Ends every active session of a user except `except`; returns the ids it ended.
+    @discardableResult
+    func revokeSessions(userID: String, except: String?, at: Date, reason: SessionRecord.EndReason) async throws -> [String]
+    /// Ids of the user's sessions that are still active.
+    func activeSessionIDs(userID: String) async throws -> [String]
+    /// Removes sessions and their refresh tokens (account deletion).
+    func deleteSessions(userID: String) async throws
+
+    func insertRefreshToken(_ token: RefreshTokenRecord) async throws
+    func refreshToken(hash: String) async throws -> RefreshTokenRecord?
+    /// Marks `hash` rotated to `successorHash` only if it is not rotated yet (compare-and-set);
+    /// `false` when another request rotated it first.
+    func markRefreshTokenRotated(hash: String, successorHash: String, at: Date) async throws -> Bool
+}
+
+public protocol CodeRepository: Sendable {
+    /// Stores the user's code for `purpose`, replacing any earlier one.
+    func replaceCode(_ code: OneTimeCodeRecord) async throws
+    func code(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> OneTimeCodeRecord?
+    /// Counts one wrong guess; returns the new count.
+    func recordFailedCodeAttempt(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> Int
+    func deleteCode(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws
+    func deleteCodes(userID: String) async throws
+}
+
+public protocol ProfileRepository: Sendable {
+    func profile(sub: String) async throws -> ProfileRecord?
+    /// Inserts `profile` unless one exists for its `sub`; returns the stored profile either way.
+    func insertProfileIfAbsent(_ profile: ProfileRecord) async throws -> ProfileRecord
+    func updateProfile(_ profile: ProfileRecord) async throws
+    func deleteProfile(sub: String) async throws
+}
+
+public protocol RateLimitRepository: Sendable {
+    func counter(bucket: String) async throws -> RateCounter?
+    /// Adds one attempt, starting a new window when the current one is older than `window`.
+    func incrementCounter(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter
+    func setBlockedUntil(bucket: String, until: Date) async throws
+    func deleteCounter(bucket: String) async throws
+}
+
+public protocol SettingsRepository: Sendable {
+    func setting(_ key: String) async throws -> String?
+    /// Stores `value` unless the key is set; returns the stored value (the first writer wins).
+    func insertSettingIfAbsent(_ key: String, value: String) async throws -> String
+}
+
+/// Sealed material: signing keys. Values arrive and leave sealed by ``SecretBox``.
+public protocol SecretStore: Sendable {
+    func signingKeys() async throws -> [StoredSigningKey]
+    /// Adds a key and, in the same transaction, retires the previous active key of the same use.
+    func addSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws
+    /// Adds the first key of a use unless another instance already did; returns the active key.
+    func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey
+    func deleteExpiredSigningKeys(now: Date) async throws
+}
+
+/// A signing key as stored: the private key sealed under the master key.
+public struct StoredSigningKey: Sendable, Equatable {
+    public var kid: String
+    public var use: String
+    public var sealedPrivateKey: String
+    public var createdAt: Date
+    public var retiredAt: Date?
+    public var expiresAt: Date?
+
+    public init(kid: String, use: String, sealedPrivateKey: String, createdAt: Date, retiredAt: Date? = nil, expiresAt: Date? = nil) {
+        self.kid = kid
+        self.use = use
+        self.sealedPrivateKey = sealedPrivateKey
+        self.createdAt = createdAt
+        self.retiredAt = retiredAt
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// An email address as a user typed it, validated, with the lower-cased key we look accounts up by.
+public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The address as given (kept for sending mail).
+    public let value: String
+    /// Case-folded form: the unique key of an account.
+    public let key: String
+
+    public static let maxLength = 254
+
+    public init(_ raw: String) throws(GatehouseError) {
+        let invalid = GatehouseError.invalidRequest("'email' is not a valid email address.")
+        guard raw.utf8.count <= Self.maxLength, !raw.isEmpty else { throw invalid }
+        // No whitespace or control characters anywhere (also keeps mail headers injection-free).
+        for scalar in raw.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
+                || scalar.properties.generalCategory == .format || scalar == "\u{2028}" || scalar == "\u{2029}"
+            {
+                throw invalid
+            }
+        }
+        let parts = raw.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw invalid }
+        let local = parts[0]
+        let domain = parts[1]
+        guard !local.isEmpty, local.utf8.count <= 64, !local.hasPrefix("."), !local.hasSuffix("."),
+            !local.contains("..")
+        else { throw invalid }
+        for scalar in local.unicodeScalars where scalar.isASCII {
+            // RFC 5322 atext plus dot; quoted local parts are not accepted.
+            let allowed = "!#$%&'*+-/=?^_`{|}~."
+            if !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || allowed.unicodeScalars.contains(scalar)) {
+                throw invalid
+            }
+        }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, domain.utf8.count <= 253 else { throw invalid }
+        for label in labels {
+            guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { throw invalid }
+            for scalar in label.unicodeScalars {
+                let ok = scalar == "-" || ("0"..."9").contains(scalar) || (scalar.isASCII ? scalar.properties.isAlphabetic : scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+                if !ok { throw invalid }
+            }
+        }
+        guard let tld = labels.last, tld.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { throw invalid }
+        self.value = raw
+        self.key = raw.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    public var description: String { "<email>" }
+
+    /// The masked destination Cognito shows (`a***@e***.com`), computed from the address itself so it
+    /// is the same whether or not an account exists.
+    public var masked: String {
+        let parts = key.split(separator: "@", maxSplits: 1)
+        let local = parts[0]
+        let domain = parts.count > 1 ? parts[1] : ""
+        let tld = domain.split(separator: ".").last.map { "." + $0 } ?? ""
+        return "\(local.prefix(1))***@\(domain.prefix(1))***\(tld)"
+    }
+}

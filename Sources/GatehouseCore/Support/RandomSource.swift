@@ -1,0 +1,63 @@
+import Foundation
+
+/// Where the core gets randomness: a CSPRNG in production, a seeded source in tests.
+public protocol RandomSource: Sendable {
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+/// The operating system's CSPRNG (`getrandom(2)` on Linux, `SecRandomCopyBytes` on Apple platforms).
+public struct SystemRandomSource: RandomSource {
+    public init() {}
+
+    public func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var out = [UInt8](repeating: 0, count: count)
+        var index = 0
+        while index < count {
+            var word = generator.next()
+            withUnsafeBytes(of: &word) { raw in
+                for byte in raw where index < count {
+                    out[index] = byte
+                    index += 1
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension RandomSource {
+    /// A uniformly distributed integer in `0..<upperBound` (rejection sampling, no modulo bias).
+    public func uniform(below upperBound: UInt32) -> UInt32 {
+        precondition(upperBound > 0)
+        let limit = UInt32.max - (UInt32.max % upperBound)
+        while true {
+            let b = bytes(4)
+            let value = UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+            if value < limit { return value % upperBound }
+        }
+    }
+
+    /// A six-digit numeric code, zero-padded.
+    public func sixDigitCode() -> String {
+        let value = uniform(below: 1_000_000)
+        let digits = String(value)
+        return String(repeating: "0", count: 6 - digits.count) + digits
+    }
+
+    /// `count` random bytes as unpadded base64url.
+    public func token(bytes count: Int) -> String {
+        Base64URL.encode(bytes(count))
+    }
+
+    /// A random RFC 4122 version 4 UUID in lowercase, the shape of Cognito's `sub`.
+    public func uuid() -> String {
+        var b = bytes(16)
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        let hex = b.map { String(format: "%02x", $0) }.joined()
+        let chars = Array(hex)
+        return String(chars[0..<8]) + "-" + String(chars[8..<12]) + "-" + String(chars[12..<16]) + "-"
+            + String(chars[16..<20]) + "-" + String(chars[20..<32])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Verifies Cognito-shaped access tokens: ours (embedded pool) and Cognito's own.
+///
+/// Rules (SECURITY.md): compact form, RS256 with a `kid` of the access-token key set, `iss` exact,
+/// `token_use == "access"`, `client_id` one of ours, no `aud`, `exp`/`nbf`/`iat` within the leeway.
+/// Every failure is the same `unauthorized` error; the reason travels in `cause` for the log only.
+public struct AccessTokenVerifier: Sendable {
+    public var issuer: String
+    public var clientIDs: Set<String>
+    public var leeway: TimeInterval
+    /// Require an `origin_jti` (ours always carry one).
+    public var requireOriginJTI: Bool
+
+    public init(issuer: String, clientIDs: Set<String>, leeway: TimeInterval, requireOriginJTI: Bool = true) {
+        self.issuer = issuer
+        self.clientIDs = clientIDs
+        self.leeway = min(max(leeway, 0), 60)
+        self.requireOriginJTI = requireOriginJTI
+    }
+
+    public func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+        let jws: CompactJWS
+        do { jws = try CompactJWS(parsing: token) } catch { throw .unauthorized(cause: error.description) }
+        do { try keys.verify(jws) } catch { throw .unauthorized(cause: "signature: \(error)") }
+        let claims = jws.claims
+        guard claims["iss"]?.stringValue == issuer else { throw .unauthorized(cause: "issuer mismatch") }
+        guard claims["token_use"]?.stringValue == "access" else { throw .unauthorized(cause: "token_use is not access") }
+        guard claims["aud"] == nil else { throw .unauthorized(cause: "access token carries aud") }
+        guard let clientID = claims["client_id"]?.stringValue, clientIDs.contains(clientID) else {
+            throw .unauthorized(cause: "client_id not allowed")
+        }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw .unauthorized(cause: "no sub") }
+        let times = try TimeClaims(claims, now: now, leeway: leeway, context: "access token")
+        let originJTI = claims["origin_jti"]?.stringValue
+        if requireOriginJTI, originJTI == nil { throw .unauthorized(cause: "no origin_jti") }
+        return VerifiedAccessToken(
+            sub: sub,
+            username: claims["username"]?.stringValue ?? sub,
+            clientID: clientID,
+            originJTI: originJTI,
+            jti: claims["jti"]?.stringValue,
+            scope: claims["scope"]?.stringValue ?? "",
+            issuedAt: times.issuedAt,
+            expiresAt: times.expiresAt)
+    }
+}
+
+/// `exp` (required), `nbf` and `iat` (optional), integral NumericDates checked against `now ± leeway`.
+public struct TimeClaims: Sendable {
+    public var expiresAt: Date
+    public var notBefore: Date?
+    public var issuedAt: Date?
+
+    public init(_ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String, failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }) throws(GatehouseError) {
+        func date(_ name: String) throws(GatehouseError) -> Date? {
+            guard let value = claims[name] else { return nil }
+            guard case .number(let seconds) = value, seconds.isFinite else {
+                throw failure("\(context): '\(name)' is not a number")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        guard let exp = try date("exp") else { throw failure("\(context): no exp") }
+        guard exp.timeIntervalSince(now) > -leeway else { throw failure("\(context): expired") }
+        let nbf = try date("nbf")
+        if let nbf, nbf.timeIntervalSince(now) > leeway { throw failure("\(context): not yet valid (nbf)") }
+        let iat = try date("iat")
+        if let iat, iat.timeIntervalSince(now) > leeway { throw failure("\(context): issued in the future (iat)") }
+        expiresAt = exp
+        notBefore = nbf
+        issuedAt = iat
+    }
+}

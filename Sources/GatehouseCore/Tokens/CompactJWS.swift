@@ -1,0 +1,67 @@
+import Foundation
+
+/// A JWS in compact serialisation, parsed strictly (RFC 7515, RFC 8725):
+/// three base64url segments, header and payload JSON objects without duplicate members, a size cap,
+/// and no header that asks the verifier to fetch or trust anything (`jku`, `x5u`, `jwk`, `x5c`) or
+/// to understand extensions (`crit`). Parsing checks form only; ``RS256KeySet`` checks the signature.
+public struct CompactJWS: Sendable {
+    public struct Malformed: Error, Sendable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "malformed JWT: \(reason)" }
+    }
+
+    public let header: [String: JSONValue]
+    public let claims: [String: JSONValue]
+    /// The bytes the signature covers: `base64url(header) "." base64url(payload)`.
+    public let signingInput: [UInt8]
+    public let signature: [UInt8]
+
+    public static let maxLength = 16 * 1024
+    static let forbiddenHeaders = ["jku", "x5u", "jwk", "x5c", "crit", "b64", "zip"]
+
+    public init(parsing token: String) throws(Malformed) {
+        let bytes = Array(token.utf8)
+        guard bytes.count <= Self.maxLength else { throw Malformed(reason: "too long") }
+        var dots: [Int] = []
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
+            dots.append(index)
+            if dots.count > 2 { throw Malformed(reason: "more than three segments") }
+        }
+        guard dots.count == 2 else { throw Malformed(reason: "not three segments") }
+        let headerPart = bytes[0..<dots[0]]
+        let payloadPart = bytes[(dots[0] + 1)..<dots[1]]
+        let signaturePart = bytes[(dots[1] + 1)...]
+        guard !headerPart.isEmpty, !payloadPart.isEmpty, !signaturePart.isEmpty else {
+            throw Malformed(reason: "empty segment")
+        }
+        guard let headerBytes = Base64URL.decode(bytes: headerPart),
+            let payloadBytes = Base64URL.decode(bytes: payloadPart),
+            let signature = Base64URL.decode(bytes: signaturePart)
+        else { throw Malformed(reason: "segment is not base64url") }
+        let parser = StrictJSONParser(maxDepth: 8)
+        guard let headerValue = try? parser.parse(headerBytes), case .object(let header) = headerValue else {
+            throw Malformed(reason: "header is not a JSON object")
+        }
+        guard let payloadValue = try? parser.parse(payloadBytes), case .object(let claims) = payloadValue else {
+            throw Malformed(reason: "payload is not a JSON object")
+        }
+        for name in Self.forbiddenHeaders where header[name] != nil {
+            throw Malformed(reason: "header '\(name)' is not accepted")
+        }
+        guard header["alg"]?.stringValue != nil else { throw Malformed(reason: "header has no 'alg'") }
+        self.header = header
+        self.claims = claims
+        self.signingInput = Array(bytes[0..<dots[1]])
+        self.signature = signature
+    }
+
+    public var algorithm: String { header["alg"]?.stringValue ?? "" }
+    public var keyID: String? { header["kid"]?.stringValue }
+
+    /// Serialises a header and claims and signs them with `sign`, which receives the signing input.
+    public static func encode(header: JSONValue, claims: JSONValue, sign: ([UInt8]) throws -> [UInt8]) rethrows -> String {
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
+        let signature = try sign(Array(input.utf8))
+        return input + "." + Base64URL.encode(signature)
+    }
+}

@@ -1,0 +1,34 @@
+import Crypto
+import Foundation
+
+/// Refresh tokens: 256 random bits, stored only as SHA-256, with a deterministic successor.
+///
+/// The successor of a token is an HMAC of a fixed label keyed by the token itself. A client that
+/// lost the response to a refresh can therefore present the same token again within the grace window
+/// and receive *the same* successor, although neither token is stored in clear anywhere.
+public enum RefreshTokenCodec {
+    public static let prefix = "ghr1."
+    static let maxLength = 128
+
+    public static func generate(_ random: any RandomSource) -> String {
+        prefix + Base64URL.encode(random.bytes(32))
+    }
+
+    /// `nil` when the value cannot be one of ours (wrong prefix, wrong length, not base64url).
+    public static func validate(_ token: String) -> String? {
+        guard token.utf8.count <= maxLength, token.hasPrefix(prefix),
+            let raw = Base64URL.decode(token.dropFirst(prefix.count)), raw.count == 32
+        else { return nil }
+        return token
+    }
+
+    public static func hash(_ token: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(token.utf8))))
+    }
+
+    public static func successor(of token: String) -> String {
+        let key = SymmetricKey(data: Data(token.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("gatehouse/refresh/successor/v1".utf8), using: key)
+        return prefix + Base64URL.encode(Array(mac))
+    }
+}

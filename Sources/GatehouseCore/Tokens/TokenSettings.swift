@@ -1,0 +1,24 @@
+import Foundation
+
+/// What the tokens we issue look like and how long they live.
+public struct TokenSettings: Sendable {
+    /// `iss` of every token: the public base URL of this server.
+    public var issuer: String
+    /// The app client id: `aud` of ID tokens, `client_id` of access tokens.
+    public var clientID: String
+    public var accessTokenLifetime: TimeInterval
+    public var idTokenLifetime: TimeInterval
+    /// The `scope` claim of access tokens.
+    public var scope: String
+    /// Clock skew tolerated on `exp`, `nbf` and `iat` (at most 60 s).
+    public var leeway: TimeInterval
+
+    public init(issuer: String, clientID: String, accessTokenLifetime: TimeInterval = 3600, idTokenLifetime: TimeInterval = 3600, scope: String = "openid email profile", leeway: TimeInterval = 60) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.scope = scope
+        self.leeway = min(max(leeway, 0), 60)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GatehouseCore
+import GatehouseStore
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// What tests may replace when building the app. Production uses the defaults.
+public struct GatehouseRuntimeOptions: Sendable {
+    public var clock: any TimeSource
+    public var random: any RandomSource
+    /// A mailer to use instead of the configured one (tests capture mail with it).
+    public var mailer: (any Mailer)?
+    public var logger: Logger?
+    /// Called with the bound port once the server listens.
+    public var onServerRunning: (@Sendable (Int) async -> Void)?
+
+    public init(clock: any TimeSource = SystemTimeSource(), random: any RandomSource = SystemRandomSource(), mailer: (any Mailer)? = nil, logger: Logger? = nil, onServerRunning: (@Sendable (Int) async -> Void)? = nil) {
+        self.clock = clock
+        self.random = random
+        self.mailer = mailer
+        self.logger = logger
+        self.onServerRunning = onServerRunning
+    }
+}
+
+/// A built Gatehouse: the Hummingbird application plus what tests and the CLI want to know about it.
+public struct GatehouseApplication: Sendable {
+    public typealias App = Application<RouterResponder<GatehouseRequestContext>>
+    public var app: App
+    public let routes: RouteTable
+    public let issuer: String
+    public let clientID: String
+    public let store: SQLStore
+    public let provider: any IdentityProvider
+}
+
+/// The composition root: `gatehouse serve` and every test build the app here.
+public func buildApplication(configuration: GatehouseConfiguration, options: GatehouseRuntimeOptions = .init()) async throws -> GatehouseApplication {
+    let logger = options.logger ?? Logger(label: "gatehouse")
+    let clock = options.clock
+    let random = options.random
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let box = try SecretBox(masterKey: try Bootstrap.masterKey(configuration, logger: logger))
+    let location = try StoreLocation(url: configuration.resolvedDatabaseURL)
+
+    let prepared = try await location.withStore(logger: logger) { store in
+        try await Bootstrap.prepare(store: store, configuration: configuration, box: box, clock: clock, logger: logger)
+    }
+    let (store, storeService) = try await location.open(logger: logger)
+    logger.info("store ready", metadata: ["store": .string(location.redacted)])
+
+    let issuer = configuration.resolvedIssuer
+    let keyring = Keyring(prepared.keys)
+    let tokens = TokenService(
+        settings: TokenSettings(
+            issuer: issuer, clientID: prepared.clientID, accessTokenLifetime: configuration.accessTokenLifetime,
+            idTokenLifetime: configuration.idTokenLifetime, scope: configuration.tokenScope),
+        keyring: keyring, clock: clock, random: random)
+    let hasher = ScryptPasswordHasher(
+        parameters: configuration.scrypt, pool: BlockingWorkPool(label: "gatehouse.password-hashing", width: configuration.hashingConcurrency),
+        random: random)
+    let mailer: any Mailer = try options.mailer
+        ?? OutboxMailer(directory: configuration.outboxDirectory, from: configuration.mailFrom, clock: clock, random: random)
+    let metrics = GatehouseMetrics()
+    let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
+    let provider = EmbeddedUserPool(
+        settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
+        random: random, liveness: liveness, events: metrics)
+    let profiles = ProfileService(store: store, provider: provider, clock: clock)
+
+    let dependencies = RouteDependencies(
+        provider: provider, profiles: profiles, metrics: metrics, maxBodySize: configuration.maxBodySize,
+        discovery: DiscoveryDocuments(
+            issuer: issuer, jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks }, openAPI: OpenAPIDocument.bytes))
+    let router = Router(context: GatehouseRequestContext.self)
+    let routeTable = GatehouseRoutes.install(on: router, dependencies, trustedProxies: configuration.trustedProxies, metrics: metrics)
+
+    var services: [any Service] = []
+    if let storeService { services.append(storeService) }
+    services.append(
+        MaintenanceService(
+            store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,
+            clock: clock, logger: logger))
+    services.append(StoreCloserService(close: { try await store.close() }))
+
+    let onServerRunning = options.onServerRunning
+    let app = Application(
+        router: router,
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+        services: services,
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.info("gatehouse listening", metadata: ["address": .string("\(configuration.host):\(port)"), "issuer": .string(issuer)])
+            await onServerRunning?(port)
+        },
+        logger: logger)
+    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: prepared.clientID, store: store, provider: provider)
+}
+
+/// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.
+enum GatehouseRoutes {
+    static func install(on router: Router<GatehouseRequestContext>, _ dependencies: RouteDependencies, trustedProxies: Set<String>, metrics: GatehouseMetrics) -> RouteTable {
+        let registry = RouteRegistry()
+        AuthRoutes.register(on: registry, dependencies)
+        MeRoutes.register(on: registry, dependencies)
+        OperationsRoutes.register(on: registry, dependencies)
+        let table = registry.table
+        router.add(middleware: RequestContextMiddleware(trustedProxies: trustedProxies))
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware(routes: table))
+        registry.install(on: router)
+        return table
+    }
+}

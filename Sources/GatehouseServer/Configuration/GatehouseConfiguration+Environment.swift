@@ -1,0 +1,120 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// A setting that could not be read; the message names the variable and what it expects.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension GatehouseConfiguration {
+    /// Reads `GATEHOUSE_*` variables (and the seeds' names as aliases). Unknown values are errors that
+    /// say which variable is wrong, never silently ignored.
+    public static func fromEnvironment(_ env: [String: String]) throws -> GatehouseConfiguration {
+        var reader = EnvironmentReader(env: env)
+        var c = GatehouseConfiguration()
+        c.host = reader.string("GATEHOUSE_HTTP_HOST") ?? c.host
+        c.port = try reader.int("GATEHOUSE_HTTP_PORT", in: 0...65535) ?? c.port
+        c.trustedProxies = Set(reader.list("GATEHOUSE_TRUSTED_PROXIES"))
+        c.maxBodySize = try reader.int("GATEHOUSE_MAX_BODY_BYTES", in: 1024...(16 << 20)) ?? c.maxBodySize
+
+        c.dataDirectory = reader.string("GATEHOUSE_DATA_DIR") ?? c.dataDirectory
+        c.databaseURL = reader.string("GATEHOUSE_DATABASE_URL")
+        c.autoMigrate = try reader.bool("GATEHOUSE_AUTO_MIGRATE") ?? c.autoMigrate
+        c.masterKey = reader.string("GATEHOUSE_MASTER_KEY")
+
+        c.issuer = reader.string("GATEHOUSE_ISSUER")
+        c.clientID = reader.string("GATEHOUSE_CLIENT_ID")
+        c.accessTokenLifetime = try reader.seconds("GATEHOUSE_ACCESS_TOKEN_TTL", in: 60...86_400) ?? c.accessTokenLifetime
+        c.idTokenLifetime = try reader.seconds("GATEHOUSE_ID_TOKEN_TTL", in: 60...86_400) ?? c.idTokenLifetime
+        c.tokenScope = reader.string("GATEHOUSE_TOKEN_SCOPE") ?? c.tokenScope
+        c.jwksMaxAge = try reader.int("GATEHOUSE_JWKS_MAX_AGE", in: 0...86_400) ?? c.jwksMaxAge
+        c.sessionCacheTTL = try reader.seconds("GATEHOUSE_SESSION_CACHE_TTL", in: 0...60) ?? c.sessionCacheTTL
+
+        if let provider = reader.string("GATEHOUSE_IDENTITY_PROVIDER") {
+            guard let kind = IdentityProviderKind(rawValue: provider.lowercased()) else {
+                throw ConfigurationError("GATEHOUSE_IDENTITY_PROVIDER must be 'embedded' or 'cognito', not '\(provider)'.")
+            }
+            c.identityProvider = kind
+        }
+
+        var pool = c.pool
+        pool.appName = reader.string("GATEHOUSE_APP_NAME") ?? pool.appName
+        pool.refreshTokenLifetime = try reader.seconds("GATEHOUSE_REFRESH_TOKEN_TTL", in: 3600...(3650 * 86_400)) ?? pool.refreshTokenLifetime
+        pool.refreshReuseGrace = try reader.seconds("GATEHOUSE_REFRESH_REUSE_GRACE", in: 0...60) ?? pool.refreshReuseGrace
+        pool.signUpCodeLifetime = try reader.seconds("GATEHOUSE_SIGNUP_CODE_TTL", in: 300...(7 * 86_400)) ?? pool.signUpCodeLifetime
+        pool.resetCodeLifetime = try reader.seconds("GATEHOUSE_RESET_CODE_TTL", in: 300...86_400) ?? pool.resetCodeLifetime
+        var policy = pool.passwordPolicy
+        policy.minLength = try reader.int("GATEHOUSE_PASSWORD_MIN_LENGTH", in: 6...128) ?? policy.minLength
+        policy.requireDigit = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_DIGIT") ?? policy.requireDigit
+        policy.requireLowercase = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_LOWERCASE") ?? policy.requireLowercase
+        policy.requireUppercase = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_UPPERCASE") ?? policy.requireUppercase
+        policy.requireSymbol = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_SYMBOL") ?? policy.requireSymbol
+        pool.passwordPolicy = policy
+        c.pool = pool
+
+        c.scrypt.logN = try reader.int("GATEHOUSE_SCRYPT_LOG_N", in: 10...22) ?? c.scrypt.logN
+        c.scrypt.r = try reader.int("GATEHOUSE_SCRYPT_R", in: 1...32) ?? c.scrypt.r
+        c.scrypt.p = try reader.int("GATEHOUSE_SCRYPT_P", in: 1...16) ?? c.scrypt.p
+        c.hashingConcurrency = try reader.int("GATEHOUSE_HASHING_CONCURRENCY", in: 1...64) ?? c.hashingConcurrency
+
+        c.mail = reader.string("GATEHOUSE_MAIL") ?? c.mail
+        guard c.mail == "outbox" else {
+            throw ConfigurationError("GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet.")
+        }
+        c.mailFrom = reader.string("GATEHOUSE_MAIL_FROM") ?? c.mailFrom
+
+        if let level = reader.string("GATEHOUSE_LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigurationError("GATEHOUSE_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical.")
+            }
+            c.logLevel = parsed
+        }
+        if let format = reader.string("GATEHOUSE_LOG_FORMAT") {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else {
+                throw ConfigurationError("GATEHOUSE_LOG_FORMAT must be 'text' or 'json'.")
+            }
+            c.logFormat = parsed
+        }
+        return c
+    }
+}
+
+/// Typed reads of environment variables, with the variable named in every error.
+struct EnvironmentReader {
+    let env: [String: String]
+
+    func string(_ name: String, aliases: [String] = []) -> String? {
+        for key in [name] + aliases {
+            if let value = env[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    func list(_ name: String, aliases: [String] = []) -> [String] {
+        (string(name, aliases: aliases) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+        }
+        return value
+    }
+
+    func seconds(_ name: String, in range: ClosedRange<Int>) throws -> TimeInterval? {
+        try int(name, in: range).map(TimeInterval.init)
+    }
+
+    func bool(_ name: String) throws -> Bool? {
+        guard let text = string(name) else { return nil }
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError("\(name) must be true or false, not '\(text)'.")
+        }
+    }
+}

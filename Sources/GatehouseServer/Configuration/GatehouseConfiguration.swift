@@ -1,0 +1,77 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// Everything Gatehouse can be configured with, with the defaults that let `gatehouse serve` start on
+/// a fresh machine (embedded pool, SQLite in `./.gatehouse`). Read from the environment in exactly one
+/// place (``fromEnvironment(_:)``); tests build it directly.
+public struct GatehouseConfiguration: Sendable {
+    public enum IdentityProviderKind: String, Sendable {
+        case embedded
+        case cognito
+    }
+
+    public enum LogFormat: String, Sendable {
+        case text
+        case json
+    }
+
+    // Listening
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// Client addresses (exact IPs) whose `X-Forwarded-For` is believed.
+    public var trustedProxies: Set<String> = []
+    public var maxBodySize: Int = 64 * 1024
+
+    // Storage
+    public var dataDirectory: String = "./.gatehouse"
+    /// `sqlite:///path` or `postgres://…`; `nil` means `<data dir>/gatehouse.sqlite`.
+    public var databaseURL: String?
+    /// Apply pending migrations on `serve` (otherwise refuse to start while any are pending).
+    public var autoMigrate: Bool = true
+    /// 32 bytes, base64. `nil`: generated once and kept in `<data dir>/master.key`.
+    public var masterKey: String?
+
+    // Tokens
+    /// `iss` of our tokens; `nil` means `http://localhost:<port>`.
+    public var issuer: String?
+    /// The app client id; `nil` means generated once and kept in the store.
+    public var clientID: String?
+    public var accessTokenLifetime: TimeInterval = 3600
+    public var idTokenLifetime: TimeInterval = 3600
+    public var tokenScope: String = "openid email profile"
+    public var jwksMaxAge: Int = 600
+    public var sessionCacheTTL: TimeInterval = 5
+
+    // Identity provider and pool
+    public var identityProvider: IdentityProviderKind = .embedded
+    public var pool = PoolSettings()
+    public var scrypt = ScryptPasswordHasher.Parameters.owasp
+    public var hashingConcurrency: Int = BlockingWorkPool.defaultWidth
+
+    // Mail
+    /// `outbox` or an `smtp://` / `smtps://` URL.
+    public var mail: String = "outbox"
+    public var mailFrom: String = "Gatehouse <no-reply@localhost>"
+
+    // Logging
+    public var logLevel: Logger.Level = .info
+    public var logFormat: LogFormat = .text
+
+    public init() {}
+
+    /// `<data dir>/gatehouse.sqlite` unless a database URL is set.
+    public var resolvedDatabaseURL: String {
+        databaseURL ?? "sqlite://" + URL(fileURLWithPath: dataDirectory).appendingPathComponent("gatehouse.sqlite").path
+    }
+
+    public var resolvedIssuer: String {
+        var issuer = self.issuer ?? "http://localhost:\(port)"
+        while issuer.hasSuffix("/") { issuer.removeLast() }
+        return issuer
+    }
+
+    public var outboxDirectory: URL {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("outbox")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GatehouseCore
+import Hummingbird
+import NIOCore
+
+/// The precomputed discovery documents (they change only when keys rotate).
+struct DiscoveryDocuments: Sendable {
+    let issuer: String
+    let jwksMaxAge: Int
+    /// The JWKS bytes of the moment (`nil` when the provider publishes its own, as Cognito does).
+    let jwks: @Sendable () -> [UInt8]?
+    let openAPI: [UInt8]
+
+    var openIDConfiguration: JSONValue {
+        [
+            "issuer": .string(issuer),
+            "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
+            "response_types_supported": ["id_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "scopes_supported": ["openid", "email", "profile"],
+            "claims_supported": [
+                "sub", "iss", "aud", "exp", "iat", "auth_time", "jti", "origin_jti", "token_use", "email", "email_verified",
+                "cognito:username", "name", "nonce", "client_id", "scope", "username",
+            ],
+        ]
+    }
+}
+
+/// Discovery and operations: JWKS, OpenID configuration, health, readiness, metrics, OpenAPI.
+enum OperationsRoutes {
+    static func register(on routes: RouteRegistry, _ d: RouteDependencies) {
+        routes.on(.get, "/.well-known/jwks.json") { _, _ in
+            guard let jwks = d.discovery.jwks() else { throw GatehouseError(.notFound, "This deployment's keys are published by its identity provider.") }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(d.discovery.jwksMaxAge)"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jwks)))
+        }
+        routes.on(.get, "/.well-known/openid-configuration") { _, _ in
+            var response = JSONResponse.make(.ok, d.discovery.openIDConfiguration, noStore: false)
+            response.headers[.cacheControl] = "public, max-age=\(d.discovery.jwksMaxAge)"
+            return response
+        }
+        routes.on(.get, "/health") { _, _ in
+            JSONResponse.make(.ok, ["status": "ok"], noStore: false)
+        }
+        routes.on(.get, "/ready") { _, _ in
+            do {
+                try await d.provider.checkReady()
+            } catch {
+                throw GatehouseError.unavailable(cause: "readiness: \(error)")
+            }
+            return JSONResponse.make(.ok, ["status": "ready"], noStore: false)
+        }
+        routes.on(.get, "/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: d.metrics.render())))
+        }
+        routes.on(.get, "/openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
+                body: .init(byteBuffer: ByteBuffer(bytes: d.discovery.openAPI)))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GatehouseCore
+import GatehouseStore
+import Logging
+
+/// What `serve` does once before answering requests: the master key, the schema, the client id and
+/// the signing keys. The same steps back `gatehouse migrate` and `gatehouse keys`.
+enum Bootstrap {
+    /// The master key: `GATEHOUSE_MASTER_KEY`, or `<data dir>/master.key`, created on first start (0600).
+    static func masterKey(_ configuration: GatehouseConfiguration, logger: Logger) throws -> [UInt8] {
+        if let configured = configuration.masterKey {
+            guard let bytes = Data(base64Encoded: configured), bytes.count == 32 else {
+                throw ConfigurationError("GATEHOUSE_MASTER_KEY must be 32 bytes in base64 (e.g. `openssl rand -base64 32`).")
+            }
+            return Array(bytes)
+        }
+        let directory = URL(fileURLWithPath: configuration.dataDirectory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = directory.appendingPathComponent("master.key")
+        if let text = try? String(contentsOf: file, encoding: .utf8) {
+            guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+                throw ConfigurationError("\(file.path) does not hold a 32-byte base64 key.")
+            }
+            return Array(bytes)
+        }
+        let key = SystemRandomSource().bytes(32)
+        guard FileManager.default.createFile(atPath: file.path, contents: Data((Data(key).base64EncodedString() + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError("Could not create \(file.path); check that the data directory is writable.")
+        }
+        logger.info("created master key", metadata: ["path": .string(file.path)])
+        return key
+    }
+
+    struct Prepared: Sendable {
+        var clientID: String
+        var keys: Keyring.Snapshot
+    }
+
+    /// Migrates (or checks that nothing is pending), pins the master key to the store, settles the
+    /// client id and loads or creates the signing keys.
+    static func prepare(store: SQLStore, configuration: GatehouseConfiguration, box: SecretBox, clock: any TimeSource, logger: Logger) async throws -> Prepared {
+        if configuration.autoMigrate {
+            try await store.migrate(logger: logger)
+        } else {
+            let pending = try await store.pendingMigrations()
+            guard pending.isEmpty else {
+                throw ConfigurationError("The database needs migrations (\(pending.joined(separator: ", "))). Run `gatehouse migrate`, or set GATEHOUSE_AUTO_MIGRATE=true.")
+            }
+        }
+        let check = box.keyCheck
+        let stored = try await store.write { tx in try await tx.insertSettingIfAbsent("master_key_check", value: check) }
+        guard stored == check else {
+            throw ConfigurationError("The master key does not match the one this database was created with. Use the same GATEHOUSE_MASTER_KEY (or master.key file) on every instance.")
+        }
+        let generated = "gh" + SystemRandomSource().bytes(12).map { String(format: "%02x", $0) }.joined()
+        let storedClientID = try await store.write { tx in try await tx.insertSettingIfAbsent("client_id", value: generated) }
+        let clientID = configuration.clientID ?? storedClientID
+        let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
+        let keys = try await manager.bootstrap(logger: logger)
+        return Prepared(clientID: clientID, keys: keys)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GatehouseCore
+import Logging
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+
+/// PostgreSQL through postgres-nio's `PostgresClient` pool, for several instances sharing one
+/// database. The client's `run()` must be running (it is a `Service` in the app's service group).
+final class PostgresBackend: SQLBackend {
+    let name = "postgres"
+    let client: PostgresClient
+    private let logger: Logger
+
+    /// The schema named by `?search_path=` in the URL: Gatehouse's tables live there.
+    let schema: String?
+
+    init(url: URL, logger: Logger) throws {
+        self.schema = try Self.schema(from: url)
+        self.client = PostgresClient(configuration: try Self.configuration(from: url), backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    static func schema(from url: URL) throws -> String? {
+        guard let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "search_path" })?.value else {
+            return nil
+        }
+        guard let first = value.unicodeScalars.first, first == "_" || ("a"..."z").contains(first),
+            value.unicodeScalars.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }), value.count <= 63
+        else { throw GatehouseError.internalError(cause: "search_path must be a lower-case identifier ([a-z_][a-z0-9_]*)") }
+        return value
+    }
+
+    static func configuration(from url: URL) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let host = components.host, !host.isEmpty
+        else { throw GatehouseError.internalError(cause: "GATEHOUSE_DATABASE_URL is not a valid postgres:// URL") }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        let sslMode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "require", "verify-full", "verify-ca":
+            var config = TLSConfiguration.makeClientConfiguration()
+            if sslMode == "require" { config.certificateVerification = .none }
+            tls = .require(config)
+        default:
+            var config = TLSConfiguration.makeClientConfiguration()
+            config.certificateVerification = .none
+            tls = .prefer(config)
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432,
+            username: components.percentEncodedUser?.removingPercentEncoding ?? "postgres",
+            password: components.percentEncodedPassword?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: tls)
+        if let schema = try Self.schema(from: url) {
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        configuration.options.maximumConnections = 20
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(connection.sql(queryLogLevel: nil))
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let db = connection.sql(queryLogLevel: nil)
+            try await db.raw("BEGIN").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    func isUnavailable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else {
+            // The pool's own errors (lease timeouts, shut down) and NIO's connect failures.
+            let type = String(describing: Swift.type(of: error))
+            return type.contains("ConnectionPool") || type.contains("IOError") || type.contains("ChannelError")
+                || type.contains("NIOConnectionError")
+        }
+        if let state = error.serverInfo?[.sqlState] {
+            // 08: connection exceptions, 53: insufficient resources, 57P: operator intervention (shutdown).
+            return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P")
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
+            .failedToAddSSLHandler, .sslUnsupported:
+            return true
+        default:
+            return false
+        }
+    }
+
+    func prepareForMigration() async throws {
+        guard let schema else { return }
+        try await client.withConnection { connection in
+            // The name was checked to be a plain identifier, so it can be spliced in.
+            try await connection.sql(queryLogLevel: nil).raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
+        }
+    }
+
+    func lockForMigration(_ db: any SQLDatabase) async throws {
+        // A transaction-scoped advisory lock: concurrent `migrate` runs on several instances take turns.
+        try await db.raw("SELECT pg_advisory_xact_lock(7226918350129)").run()
+    }
+
+    func close() async throws {}
+}
+
+/// Runs the Postgres client's connection pool inside the app's service group.
+struct PostgresClientService: Service {
+    let client: PostgresClient
+    func run() async throws { await client.run() }
+}

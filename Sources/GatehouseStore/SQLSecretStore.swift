@@ -1,0 +1,58 @@
+import Foundation
+import GatehouseCore
+import SQLKit
+
+/// The privileged part of the store: sealed signing keys.
+struct SQLSecretStore: SecretStore {
+    let store: SQLStore
+
+    func signingKeys() async throws -> [StoredSigningKey] {
+        try await store.readSQL { db in
+            try await db.raw("SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys ORDER BY created_at")
+                .all().map(Self.decode)
+        }
+    }
+
+    func addSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws {
+        try await store.writeSQL { db in
+            try await db.raw("""
+                UPDATE gh_signing_keys SET retired_at = \(bind: retirePreviousAt.epochSeconds), expires_at = \(bind: expirePreviousAt.epochSeconds)
+                WHERE use = \(bind: key.use) AND retired_at IS NULL
+                """).run()
+            try await Self.insert(key, into: db, ignoringConflict: false)
+        }
+    }
+
+    func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey {
+        try await store.writeSQL { db in
+            try await Self.insert(key, into: db, ignoringConflict: true)
+            guard let row = try await db.raw("""
+                SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
+                WHERE use = \(bind: key.use) AND retired_at IS NULL
+                """).first()
+            else { throw GatehouseError.internalError(cause: "no active signing key after insert") }
+            return try Self.decode(row)
+        }
+    }
+
+    func deleteExpiredSigningKeys(now: Date) async throws {
+        try await store.writeSQL { db in
+            try await db.raw("DELETE FROM gh_signing_keys WHERE expires_at IS NOT NULL AND expires_at < \(bind: now.epochSeconds)").run()
+        }
+    }
+
+    static func insert(_ key: StoredSigningKey, into db: any SQLDatabase, ignoringConflict: Bool) async throws {
+        let conflict: SQLQueryString = ignoringConflict ? " ON CONFLICT (use) WHERE retired_at IS NULL DO NOTHING" : ""
+        try await db.raw("""
+            INSERT INTO gh_signing_keys (kid, use, sealed_private_key, created_at, retired_at, expires_at)
+            VALUES (\(bind: key.kid), \(bind: key.use), \(bind: key.sealedPrivateKey), \(bind: key.createdAt.epochSeconds),
+                    \(bind: key.retiredAt?.epochSeconds), \(bind: key.expiresAt?.epochSeconds))\(conflict)
+            """).run()
+    }
+
+    static func decode(_ row: any SQLRow) throws -> StoredSigningKey {
+        StoredSigningKey(
+            kid: try row.string("kid"), use: try row.string("use"), sealedPrivateKey: try row.string("sealed_private_key"),
+            createdAt: try row.date("created_at"), retiredAt: try row.optionalDate("retired_at"), expiresAt: try row.optionalDate("expires_at"))
+    }
+}

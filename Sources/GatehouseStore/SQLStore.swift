@@ -1,0 +1,103 @@
+import Foundation
+import GatehouseCore
+import Logging
+import SQLKit
+
+/// The store over SQL: one implementation for SQLite and PostgreSQL (SQLKit renders the bind
+/// placeholders of each). Every query is parameterised.
+public final class SQLStore: GatehouseStore {
+    let backend: any SQLBackend
+    let logger: Logger
+    public var backendName: String { backend.name }
+    public var secrets: any SecretStore { SQLSecretStore(store: self) }
+
+    init(backend: any SQLBackend, logger: Logger) {
+        self.backend = backend
+        self.logger = logger
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        let backend = self.backend
+        return try await translatingErrors {
+            try await backend.read { db in try await body(SQLTransaction(db: db, backend: backend)) }
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        let backend = self.backend
+        return try await translatingErrors {
+            try await backend.write { db in try await body(SQLTransaction(db: db, backend: backend)) }
+        }
+    }
+
+    /// Raw access for the parts of this module that are not transactions of the core (secrets, purge).
+    func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await translatingErrors { try await self.backend.write(body) }
+    }
+
+    func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await translatingErrors { try await self.backend.read(body) }
+    }
+
+    /// Uniqueness violations become ``StoreConflict``; a database that cannot be reached becomes
+    /// `unavailable` (503); everything else propagates (and becomes an opaque 500 at the edge).
+    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as GatehouseError {
+            throw error
+        } catch let error as StoreConflict {
+            throw error
+        } catch {
+            if backend.isUniqueViolation(error) { throw StoreConflict(constraint: "unique") }
+            if backend.isUnavailable(error) { throw GatehouseError.unavailable(cause: "\(backend.name): \(error)") }
+            throw error
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await readSQL { db in try await db.raw("SELECT 1 AS ok").first() }
+    }
+
+    public func purgeExpired(now: Date) async throws -> Int {
+        let t = now.epochSeconds
+        let dayAgo = t - 86_400
+        return try await writeSQL { db in
+            var removed = 0
+            func count(_ query: SQLQueryString) async throws {
+                removed += try await db.raw(query).all().count
+            }
+            try await count("DELETE FROM gh_codes WHERE expires_at < \(bind: dayAgo) RETURNING user_id")
+            try await count("DELETE FROM gh_refresh_tokens WHERE expires_at < \(bind: t) RETURNING token_hash")
+            try await count("""
+                DELETE FROM gh_refresh_tokens WHERE session_id IN
+                (SELECT id FROM gh_sessions WHERE revoked_at IS NOT NULL AND revoked_at < \(bind: dayAgo)) RETURNING token_hash
+                """)
+            try await count("DELETE FROM gh_sessions WHERE revoked_at IS NOT NULL AND revoked_at < \(bind: dayAgo) RETURNING id")
+            try await count("""
+                DELETE FROM gh_sessions WHERE created_at < \(bind: dayAgo) AND NOT EXISTS
+                (SELECT 1 FROM gh_refresh_tokens r WHERE r.session_id = gh_sessions.id) RETURNING id
+                """)
+            try await count("""
+                DELETE FROM gh_rate_limits WHERE window_start < \(bind: dayAgo)
+                AND (blocked_until IS NULL OR blocked_until < \(bind: t)) RETURNING bucket
+                """)
+            return removed
+        }
+    }
+
+    /// Applies pending migrations.
+    @discardableResult
+    public func migrate(logger: Logger) async throws -> [String] {
+        try await Migrator(backend: backend).migrate(logger: logger).map { "\($0.version) \($0.name)" }
+    }
+
+    /// Migrations not yet applied.
+    public func pendingMigrations() async throws -> [String] {
+        try await Migrator(backend: backend).pending().map { "\($0.version) \($0.name)" }
+    }
+
+    public func close() async throws {
+        try await backend.close()
+    }
+}

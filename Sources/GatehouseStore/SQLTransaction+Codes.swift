@@ -1,0 +1,85 @@
+import Foundation
+import GatehouseCore
+import SQLKit
+
+extension SQLTransaction {
+    func replaceCode(_ code: OneTimeCodeRecord) async throws {
+        try await db.raw("""
+            INSERT INTO gh_codes (user_id, purpose, code_hash, created_at, expires_at, attempts)
+            VALUES (\(bind: code.userID), \(bind: code.purpose.rawValue), \(bind: code.codeHash), \(bind: code.createdAt.epochSeconds),
+                    \(bind: code.expiresAt.epochSeconds), \(bind: code.attempts))
+            ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, attempts = excluded.attempts
+            """).run()
+    }
+
+    func code(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> OneTimeCodeRecord? {
+        try await first("""
+            SELECT user_id, purpose, code_hash, created_at, expires_at, attempts FROM gh_codes
+            WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue)
+            """).map { row in
+            OneTimeCodeRecord(
+                userID: try row.string("user_id"), purpose: purpose, codeHash: try row.string("code_hash"),
+                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"), attempts: try row.int("attempts"))
+        }
+    }
+
+    func recordFailedCodeAttempt(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> Int {
+        try await first("""
+            UPDATE gh_codes SET attempts = attempts + 1 WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue)
+            RETURNING attempts
+            """).map { try $0.int("attempts") } ?? 0
+    }
+
+    func deleteCode(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws {
+        try await db.raw("DELETE FROM gh_codes WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue)").run()
+    }
+
+    func deleteCodes(userID: String) async throws {
+        try await db.raw("DELETE FROM gh_codes WHERE user_id = \(bind: userID)").run()
+    }
+
+    // MARK: Rate limits
+
+    func counter(bucket: String) async throws -> RateCounter? {
+        try await first("SELECT count, window_start, blocked_until FROM gh_rate_limits WHERE bucket = \(bind: bucket)").map(Self.decodeCounter)
+    }
+
+    func incrementCounter(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter {
+        let t = now.epochSeconds
+        let cutoff = t - Int64(window.rounded(.up))
+        guard let row = try await first("""
+            INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
+            ON CONFLICT (bucket) DO UPDATE SET
+                count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
+                blocked_until = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until END,
+                window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
+            RETURNING count, window_start, blocked_until
+            """) else { throw GatehouseError.internalError(cause: "rate-limit upsert returned nothing") }
+        return try Self.decodeCounter(row)
+    }
+
+    func setBlockedUntil(bucket: String, until: Date) async throws {
+        try await db.raw("UPDATE gh_rate_limits SET blocked_until = \(bind: until.epochSeconds) WHERE bucket = \(bind: bucket)").run()
+    }
+
+    func deleteCounter(bucket: String) async throws {
+        try await db.raw("DELETE FROM gh_rate_limits WHERE bucket = \(bind: bucket)").run()
+    }
+
+    static func decodeCounter(_ row: any SQLRow) throws -> RateCounter {
+        RateCounter(count: try row.int("count"), windowStart: try row.date("window_start"), blockedUntil: try row.optionalDate("blocked_until"))
+    }
+
+    // MARK: Settings
+
+    func setting(_ key: String) async throws -> String? {
+        try await first("SELECT value FROM gh_settings WHERE key = \(bind: key)").map { try $0.string("value") }
+    }
+
+    func insertSettingIfAbsent(_ key: String, value: String) async throws -> String {
+        try await db.raw("INSERT INTO gh_settings (key, value) VALUES (\(bind: key), \(bind: value)) ON CONFLICT (key) DO NOTHING").run()
+        guard let stored = try await setting(key) else { throw GatehouseError.internalError(cause: "setting vanished right after insert") }
+        return stored
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GatehouseCore
+import GatehouseStore
+import GatehouseTesting
+import Logging
+
+/// An embedded pool on a real store (SQLite file, or PostgreSQL), with a test clock, fast hashing
+/// and captured mail.
+struct PoolHarness: Sendable {
+    let store: SQLStore
+    let pool: EmbeddedUserPool
+    let clock: TestClock
+    let mailer: CapturingMailer
+    let liveness: CachedSessionLiveness
+    /// Builds another pool over the same store and keys, e.g. with other hashing parameters.
+    let makePool: @Sendable (_ logN: Int) -> EmbeddedUserPool
+    let logger = Logger(label: "pool-test")
+    let client = ClientInfo(address: "198.51.100.7")
+
+    static func run<T: Sendable>(database: TestDatabase = .sqlite, settings: PoolSettings = PoolSettings(), logN: Int = 4, _ body: @escaping @Sendable (PoolHarness) async throws -> T) async throws -> T {
+        try await database.withStore { store in
+            let clock = TestClock()
+            let mailer = CapturingMailer()
+            let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
+            let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(logger: Logger(label: "t"))
+            let tokens = TokenService(settings: TokenSettings(issuer: "https://auth.test", clientID: "client-1"), keyring: Keyring(keys), clock: clock, random: SystemRandomSource())
+            let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: 5)
+            let makePool: @Sendable (Int) -> EmbeddedUserPool = { logN in
+                EmbeddedUserPool(
+                    settings: settings, store: store,
+                    hasher: ScryptPasswordHasher(parameters: .init(logN: logN), pool: BlockingWorkPool(label: "t", width: 2)),
+                    tokens: tokens, mailer: mailer, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness, events: NoAuthEvents())
+            }
+            return try await body(PoolHarness(store: store, pool: makePool(logN), clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
+        }
+    }
+
+    /// Signs up and confirms `email`, then signs in.
+    @discardableResult
+    func confirmedUser(_ email: String = "alice@example.com", password: String = "correct horse 9") async throws -> AuthTokens {
+        _ = try await pool.signUp(email: email, password: password, fullName: "Alice", client: client, logger: logger)
+        let code = try require(mailer.latestCode(to: email, kind: "confirm_signup"))
+        try await pool.confirmSignUp(email: email, code: code, client: client, logger: logger)
+        return try await pool.signIn(email: email, password: password, client: client, logger: logger)
+    }
+
+    func me(_ tokens: AuthTokens) async throws -> Principal {
+        try await pool.authenticate(bearer: tokens.accessToken, logger: logger)
+    }
+}
+
+func require<T>(_ value: T?, _ message: String = "missing value") throws -> T {
+    guard let value else { throw GatehouseError.internalError(cause: message) }
+    return value
+}
+
+
+extension GatehouseError.Code {
+    static func of(_ error: any Error) -> GatehouseError.Code? { (error as? GatehouseError)?.code }
+}

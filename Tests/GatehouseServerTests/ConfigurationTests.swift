@@ -1,0 +1,67 @@
+import Foundation
+import GatehouseCore
+import GatehouseServer
+import Testing
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    @Test func defaultsStartAFreshMachine() throws {
+        let c = try GatehouseConfiguration.fromEnvironment([:])
+        #expect(c.host == "127.0.0.1" && c.port == 8080 && c.dataDirectory == "./.gatehouse" && c.identityProvider == .embedded)
+        #expect(c.resolvedIssuer == "http://localhost:8080" && c.mail == "outbox" && c.maxBodySize == 65536)
+        #expect(c.resolvedDatabaseURL.hasPrefix("sqlite://") && c.resolvedDatabaseURL.hasSuffix(".gatehouse/gatehouse.sqlite"))
+        #expect(c.scrypt == .owasp && c.pool.refreshReuseGrace == 10)
+    }
+
+    @Test func readsVariables() throws {
+        let c = try GatehouseConfiguration.fromEnvironment([
+            "GATEHOUSE_HTTP_PORT": "9000", "GATEHOUSE_ISSUER": "https://auth.example.com/", "GATEHOUSE_REFRESH_REUSE_GRACE": "60",
+            "GATEHOUSE_LOG_FORMAT": "json", "GATEHOUSE_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2", "GATEHOUSE_SCRYPT_LOG_N": "15",
+        ])
+        #expect(c.port == 9000 && c.resolvedIssuer == "https://auth.example.com" && c.pool.refreshReuseGrace == 60)
+        #expect(c.logFormat == .json && c.trustedProxies == ["10.0.0.1", "10.0.0.2"] && c.scrypt.logN == 15)
+    }
+
+    @Test(arguments: [
+        ["GATEHOUSE_HTTP_PORT": "eighty"], ["GATEHOUSE_HTTP_PORT": "70000"], ["GATEHOUSE_REFRESH_REUSE_GRACE": "61"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "firebase"], ["GATEHOUSE_LOG_LEVEL": "loud"], ["GATEHOUSE_AUTO_MIGRATE": "maybe"],
+        ["GATEHOUSE_MAIL": "smtp://mail.example.com"],
+    ])
+    func refusesBadValuesByName(_ env: [String: String]) {
+        do {
+            _ = try GatehouseConfiguration.fromEnvironment(env)
+            Issue.record("accepted \(env)")
+        } catch let error as ConfigurationError {
+            #expect(error.message.contains(env.keys.first!), "\(error.message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func dotEnvFilesParse() {
+        let parsed = DotEnv.parse("""
+            # comment
+            export GATEHOUSE_HTTP_PORT=9001
+            GOOGLE_CLIENT_ID="a.apps.googleusercontent.com,b.apps.googleusercontent.com"
+            EMPTY=
+            GATEHOUSE_APP_NAME='My App' # trailing
+            """)
+        #expect(parsed["GATEHOUSE_HTTP_PORT"] == "9001" && parsed["GOOGLE_CLIENT_ID"] == "a.apps.googleusercontent.com,b.apps.googleusercontent.com")
+        #expect(parsed["EMPTY"] == "" && parsed["GATEHOUSE_APP_NAME"] == "My App")
+    }
+
+    @Test func aSecondInstanceWithAnotherMasterKeyRefusesToStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var c = GatehouseConfiguration()
+        c.dataDirectory = directory.path
+        c.port = 0
+        try await buildApplication(configuration: c).store.close()
+        let keyFile = directory.appendingPathComponent("master.key")
+        #expect(FileManager.default.fileExists(atPath: keyFile.path))
+        let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        c.masterKey = Data(repeating: 9, count: 32).base64EncodedString()
+        await #expect(throws: ConfigurationError.self) { _ = try await buildApplication(configuration: c) }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GatehouseCore
+import GatehouseStore
+import GatehouseTesting
+import Testing
+
+/// The contract every store backend keeps. Each test runs against SQLite and, when a server is
+/// configured (always in CI), PostgreSQL.
+@Suite("Store contract")
+struct StoreContractTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func user(_ id: String = UUID().uuidString.lowercased(), email: String? = "a@example.com") -> UserRecord {
+        UserRecord(id: id, email: email, emailKey: email?.lowercased(), emailVerified: false, passwordHash: "$scrypt$x", confirmed: false, name: "Ä'; DROP TABLE gh_users; --", createdAt: t0, updatedAt: t0)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func usersRoundTripAndEmailIsUnique(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let alice = Self.user(email: "Alice@Example.com")
+            try await store.write { try await $0.insertUser(alice) }
+            #expect(try await store.read { try await $0.user(id: alice.id) } == alice)
+            #expect(try await store.read { try await $0.user(emailKey: "alice@example.com") } == alice)
+            await #expect(throws: StoreConflict.self) {
+                try await store.write { try await $0.insertUser(Self.user(email: "alice@example.com")) }
+            }
+            // Users without a claimed address do not collide.
+            try await store.write { tx in
+                try await tx.insertUser(Self.user(email: nil))
+                try await tx.insertUser(Self.user(email: nil))
+            }
+            var updated = alice
+            updated.confirmed = true
+            updated.emailVerified = true
+            updated.name = nil
+            updated.updatedAt = Self.t0.addingTimeInterval(5)
+            let changed = updated
+            try await store.write { try await $0.updateUser(changed) }
+            #expect(try await store.read { try await $0.user(id: alice.id) } == changed)
+            try await store.write { try await $0.deleteUser(id: alice.id) }
+            #expect(try await store.read { try await $0.user(id: alice.id) } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aFailedTransactionLeavesNothingBehind(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let alice = Self.user()
+            struct Crash: Error {}
+            await #expect(throws: Crash.self) {
+                try await store.write { tx in
+                    try await tx.insertUser(alice)
+                    try await tx.insertSession(SessionRecord(id: "s1", userID: alice.id, method: "password", authTime: Self.t0, createdAt: Self.t0))
+                    throw Crash()
+                }
+            }
+            #expect(try await store.read { try await $0.user(id: alice.id) } == nil)
+            #expect(try await store.read { try await $0.session(id: "s1") } == nil)
+            // A conflict in the middle of a transaction also rolls back the earlier statements.
+            try await store.write { try await $0.insertUser(alice) }
+            let bob = Self.user(email: "bob@example.com")
+            await #expect(throws: StoreConflict.self) {
+                try await store.write { tx in
+                    try await tx.insertUser(bob)
+                    try await tx.insertUser(Self.user(email: "a@example.com"))
+                }
+            }
+            #expect(try await store.read { try await $0.user(id: bob.id) } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func sessionsAndRefreshTokensRotateOnce(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let session = SessionRecord(id: "s1", userID: "u1", method: "password", authTime: Self.t0, createdAt: Self.t0)
+            let token = RefreshTokenRecord(tokenHash: "h1", sessionID: "s1", userID: "u1", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(100))
+            try await store.write { tx in
+                try await tx.insertSession(session)
+                try await tx.insertSession(SessionRecord(id: "s2", userID: "u1", method: "google", authTime: Self.t0, createdAt: Self.t0))
+                try await tx.insertRefreshToken(token)
+            }
+            #expect(try await store.read { try await $0.refreshToken(hash: "h1") } == token)
+            #expect(try await store.write { try await $0.markRefreshTokenRotated(hash: "h1", successorHash: "h2", at: Self.t0) })
+            #expect(try await !store.write { try await $0.markRefreshTokenRotated(hash: "h1", successorHash: "h3", at: Self.t0) })
+            #expect(try await store.read { try await $0.refreshToken(hash: "h1") }?.successorHash == "h2")
+
+            #expect(try await store.write { try await $0.revokeSession(id: "s1", at: Self.t0, reason: .signOut) })
+            #expect(try await !store.write { try await $0.revokeSession(id: "s1", at: Self.t0, reason: .signOut) })
+            #expect(try await store.read { try await $0.session(id: "s1") }?.revokedReason == "sign_out")
+            try await store.write { try await $0.insertSession(SessionRecord(id: "s3", userID: "u1", method: "apple", authTime: Self.t0, createdAt: Self.t0)) }
+            let ended = try await store.write { try await $0.revokeSessions(userID: "u1", except: "s3", at: Self.t0, reason: .passwordChange) }
+            #expect(ended == ["s2"])
+            #expect(try await store.read { try await $0.activeSessionIDs(userID: "u1") } == ["s3"])
+            try await store.write { try await $0.deleteSessions(userID: "u1") }
+            #expect(try await store.read { try await $0.session(id: "s3") } == nil)
+            #expect(try await store.read { try await $0.refreshToken(hash: "h1") } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func codesReplaceAndCountAttempts(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let code = OneTimeCodeRecord(userID: "u1", purpose: .confirmSignUp, codeHash: "c1", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(60))
+            try await store.write { try await $0.replaceCode(code) }
+            #expect(try await store.write { try await $0.recordFailedCodeAttempt(userID: "u1", purpose: .confirmSignUp) } == 1)
+            #expect(try await store.write { try await $0.recordFailedCodeAttempt(userID: "u1", purpose: .confirmSignUp) } == 2)
+            var fresh = code
+            fresh.codeHash = "c2"
+            let replacement = fresh
+            try await store.write { try await $0.replaceCode(replacement) }
+            #expect(try await store.read { try await $0.code(userID: "u1", purpose: .confirmSignUp) } == replacement)
+            #expect(try await store.read { try await $0.code(userID: "u1", purpose: .resetPassword) } == nil)
+            try await store.write { try await $0.deleteCodes(userID: "u1") }
+            #expect(try await store.read { try await $0.code(userID: "u1", purpose: .confirmSignUp) } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func rateCountersWindowAndBlock(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            for expected in 1...3 {
+                let counter = try await store.write { try await $0.incrementCounter(bucket: "b", now: Self.t0.addingTimeInterval(Double(expected)), window: 60) }
+                #expect(counter.count == expected && counter.windowStart == Self.t0.addingTimeInterval(1))
+            }
+            try await store.write { try await $0.setBlockedUntil(bucket: "b", until: Self.t0.addingTimeInterval(30)) }
+            #expect(try await store.read { try await $0.counter(bucket: "b") }?.blockedUntil == Self.t0.addingTimeInterval(30))
+            let next = try await store.write { try await $0.incrementCounter(bucket: "b", now: Self.t0.addingTimeInterval(120), window: 60) }
+            #expect(next == RateCounter(count: 1, windowStart: Self.t0.addingTimeInterval(120), blockedUntil: nil))
+            try await store.write { try await $0.deleteCounter(bucket: "b") }
+            #expect(try await store.read { try await $0.counter(bucket: "b") } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func concurrentCounterIncrementsAreNotLost(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { _ = try await store.write { try await $0.incrementCounter(bucket: "c", now: Self.t0, window: 60) } }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.read { try await $0.counter(bucket: "c") }?.count == 20)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func concurrentRotationHasOneWinner(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            try await store.write {
+                try await $0.insertRefreshToken(RefreshTokenRecord(tokenHash: "r", sessionID: "s", userID: "u", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(60)))
+            }
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for i in 0..<10 {
+                    group.addTask { try await store.write { try await $0.markRefreshTokenRotated(hash: "r", successorHash: "n\(i)", at: Self.t0) } }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(wins == 1)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func identitiesProfilesAndSettings(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let identity = IdentityRecord(provider: "google", providerSubject: "g-1", userID: "u1", email: "x@gmail.com", emailVerified: true, linkedAt: Self.t0)
+            try await store.write { try await $0.insertIdentity(identity) }
+            await #expect(throws: StoreConflict.self) { try await store.write { try await $0.insertIdentity(identity) } }
+            #expect(try await store.read { try await $0.identity(provider: "google", subject: "g-1") } == identity)
+            #expect(try await store.read { try await $0.identities(userID: "u1") } == [identity])
+
+            let profile = ProfileRecord(sub: "u1", email: nil, emailVerified: false, fullName: "名前 😀", createdAt: Self.t0, updatedAt: Self.t0)
+            #expect(try await store.write { try await $0.insertProfileIfAbsent(profile) } == profile)
+            var changed = profile
+            changed.fullName = "other"
+            let other = changed
+            #expect(try await store.write { try await $0.insertProfileIfAbsent(other) } == profile, "the first profile stays")
+            try await store.write { try await $0.updateProfile(other) }
+            #expect(try await store.read { try await $0.profile(sub: "u1") }?.fullName == "other")
+
+            #expect(try await store.write { try await $0.insertSettingIfAbsent("k", value: "1") } == "1")
+            #expect(try await store.write { try await $0.insertSettingIfAbsent("k", value: "2") } == "1")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func signingKeysHaveOneActiveKeyPerUse(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let first = StoredSigningKey(kid: "a1", use: "access", sealedPrivateKey: "v1.x", createdAt: Self.t0)
+            let racer = StoredSigningKey(kid: "a2", use: "access", sealedPrivateKey: "v1.y", createdAt: Self.t0)
+            #expect(try await store.secrets.addInitialSigningKey(first) == first)
+            #expect(try await store.secrets.addInitialSigningKey(racer) == first, "a second instance adopts the first key")
+            let next = StoredSigningKey(kid: "a3", use: "access", sealedPrivateKey: "v1.z", createdAt: Self.t0.addingTimeInterval(1))
+            try await store.secrets.addSigningKey(next, retirePreviousAt: Self.t0.addingTimeInterval(1), expirePreviousAt: Self.t0.addingTimeInterval(100))
+            let keys = try await store.secrets.signingKeys()
+            #expect(keys.map(\.kid) == ["a1", "a3"])
+            #expect(keys[0].retiredAt != nil && keys[1].retiredAt == nil)
+            try await store.secrets.deleteExpiredSigningKeys(now: Self.t0.addingTimeInterval(200))
+            #expect(try await store.secrets.signingKeys().map(\.kid) == ["a3"])
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func purgeRemovesOnlyWhatIsSpent(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let day: TimeInterval = 86_400
+            try await store.write { tx in
+                try await tx.replaceCode(OneTimeCodeRecord(userID: "old", purpose: .resetPassword, codeHash: "x", createdAt: Self.t0, expiresAt: Self.t0))
+                try await tx.replaceCode(OneTimeCodeRecord(userID: "new", purpose: .resetPassword, codeHash: "x", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(3 * day)))
+                try await tx.insertSession(SessionRecord(id: "ended", userID: "u", method: "password", authTime: Self.t0, createdAt: Self.t0, revokedAt: Self.t0, revokedReason: "sign_out"))
+                try await tx.insertSession(SessionRecord(id: "live", userID: "u", method: "password", authTime: Self.t0, createdAt: Self.t0))
+                try await tx.insertRefreshToken(RefreshTokenRecord(tokenHash: "live-token", sessionID: "live", userID: "u", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(30 * day)))
+            }
+            let removed = try await store.purgeExpired(now: Self.t0.addingTimeInterval(2 * day))
+            #expect(removed == 2)
+            #expect(try await store.read { try await $0.code(userID: "new", purpose: .resetPassword) } != nil)
+            #expect(try await store.read { try await $0.session(id: "live") } != nil)
+            #expect(try await store.read { try await $0.session(id: "ended") } == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func migrationsAreIdempotent(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            #expect(try await store.migrate(logger: .init(label: "t")).isEmpty)
+            #expect(try await store.pendingMigrations().isEmpty)
+            try await store.ping()
+        }
+    }
+}
