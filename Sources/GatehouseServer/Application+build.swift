@@ -33,6 +33,8 @@ public struct GatehouseApplication: Sendable {
     public let clientID: String
     public let store: SQLStore
     public let provider: any IdentityProvider
+    /// Set when Apple credentials are configured.
+    public let appleVault: AppleTokenVault?
 }
 
 /// The composition root: `gatehouse serve` and every test build the app here.
@@ -63,14 +65,25 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     let mailer: any Mailer = try options.mailer
         ?? OutboxMailer(directory: configuration.outboxDirectory, from: configuration.mailFrom, clock: clock, random: random)
     let metrics = GatehouseMetrics()
+    let upstream = UpstreamHTTPClient()
+    let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
     let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
     let provider = EmbeddedUserPool(
         settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
-        random: random, liveness: liveness, events: metrics)
+        random: random, liveness: liveness, events: metrics, appleVault: social.vault)
     let profiles = ProfileService(store: store, provider: provider, clock: clock)
+    let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
+    let socialSignIn = SocialSignInService(google: social.google, apple: social.apple, provider: provider, limiter: limiter, events: metrics)
+    let appleWeb = AppleWebFlow(
+        settings: configuration.appleServicesID.map {
+            AppleWebFlow.Settings(
+                servicesID: $0, appleAPIBase: configuration.appleAPIURL, redirectURI: configuration.resolvedIssuer + "/auth/apple/callback",
+                appURLScheme: configuration.appURLScheme, mode: configuration.appleCallbackMode)
+        },
+        social: socialSignIn, store: store, box: box, clock: clock, random: random)
 
     let dependencies = RouteDependencies(
-        provider: provider, profiles: profiles, metrics: metrics, maxBodySize: configuration.maxBodySize,
+        provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, maxBodySize: configuration.maxBodySize,
         discovery: DiscoveryDocuments(
             issuer: issuer, jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks }, openAPI: OpenAPIDocument.bytes))
     let router = Router(context: GatehouseRequestContext.self)
@@ -82,6 +95,10 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         MaintenanceService(
             store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,
             clock: clock, logger: logger))
+    let keySets = [social.google.keySet, social.apple.keySet].compactMap { $0 }
+    if !keySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: keySets, clock: clock, logger: logger)) }
+    if let vault = social.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
+    services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await store.close() }))
 
     let onServerRunning = options.onServerRunning
@@ -95,7 +112,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             await onServerRunning?(port)
         },
         logger: logger)
-    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: prepared.clientID, store: store, provider: provider)
+    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: prepared.clientID, store: store, provider: provider, appleVault: social.vault)
 }
 
 /// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.
@@ -104,6 +121,7 @@ enum GatehouseRoutes {
         let registry = RouteRegistry()
         AuthRoutes.register(on: registry, dependencies)
         MeRoutes.register(on: registry, dependencies)
+        SocialRoutes.register(on: registry, dependencies)
         OperationsRoutes.register(on: registry, dependencies)
         let table = registry.table
         router.add(middleware: RequestContextMiddleware(trustedProxies: trustedProxies))

@@ -78,6 +78,9 @@ public final class SQLStore: GatehouseStore {
                 DELETE FROM gh_sessions WHERE created_at < \(bind: dayAgo) AND NOT EXISTS
                 (SELECT 1 FROM gh_refresh_tokens r WHERE r.session_id = gh_sessions.id) RETURNING id
                 """)
+            try await count("DELETE FROM gh_authorization_states WHERE expires_at < \(bind: dayAgo) RETURNING state_hash")
+            try await count("DELETE FROM gh_handoff_codes WHERE expires_at < \(bind: t) RETURNING code_hash")
+            try await count("DELETE FROM gh_apple_revocations WHERE completed_at IS NOT NULL AND completed_at < \(bind: t - 30 * 86_400) RETURNING id")
             try await count("""
                 DELETE FROM gh_rate_limits WHERE window_start < \(bind: dayAgo)
                 AND (blocked_until IS NULL OR blocked_until < \(bind: t)) RETURNING bucket

@@ -18,6 +18,9 @@ public protocol IdentityProvider: Sendable {
     func resetPassword(email: String, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws
     func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws
 
+    /// Signs in (or up) a user proven by a verified Google or Apple ID token; `isNewUser` is set.
+    func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens
+
     /// Verifies a bearer access token and that its session is live.
     func authenticate(bearer: String, logger: Logger) async throws -> Principal
     /// What the provider knows about the user, to seed the just-in-time profile.

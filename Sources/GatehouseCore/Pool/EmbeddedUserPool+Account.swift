@@ -19,18 +19,24 @@ extension EmbeddedUserPool {
     }
 
     /// Deletes the user, the app profile, every session, code and linked identity in one transaction;
-    /// the user's access tokens stop working at once.
+    /// the user's access tokens stop working at once. Their Apple tokens are queued for revocation in
+    /// the same transaction and revoked right after (retried later if Apple is unreachable).
     public func deleteAccount(principal: Principal, logger: Logger) async throws {
         let sub = principal.sub
-        try await store.write { tx in
+        let vault = appleVault
+        let queued: [String] = try await store.write { tx in
+            let queued = try await vault?.enqueueRevocations(userID: sub, in: tx) ?? []
+            try await tx.deleteAppleTokens(userID: sub)
             try await tx.deleteSessions(userID: sub)
             try await tx.deleteCodes(userID: sub)
             try await tx.deleteIdentities(userID: sub)
             try await tx.deleteProfile(sub: sub)
             try await tx.deleteUser(id: sub)
+            return queued
         }
         liveness.invalidate(sub: sub)
         logger.info("account deleted", metadata: ["user.sub": .string(sub)])
+        if let vault, !queued.isEmpty { await vault.attempt(ids: queued, logger: logger) }
     }
 
     public func checkReady() async throws {

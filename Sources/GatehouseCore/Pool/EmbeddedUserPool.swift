@@ -18,11 +18,13 @@ public struct EmbeddedUserPool: IdentityProvider {
     let limiter: RateLimiter
     let liveness: CachedSessionLiveness
     let events: any AuthEventObserver
+    /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
+    let appleVault: AppleTokenVault?
 
     public init(
         settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
         mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
-        liveness: CachedSessionLiveness, events: any AuthEventObserver
+        liveness: CachedSessionLiveness, events: any AuthEventObserver, appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -36,6 +38,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
         self.liveness = liveness
         self.events = events
+        self.appleVault = appleVault
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not

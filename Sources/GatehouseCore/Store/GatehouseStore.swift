@@ -23,7 +23,7 @@ public protocol GatehouseStore: Sendable {
 
 /// The statements available inside a transaction.
 public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
-    ProfileRepository, RateLimitRepository, SettingsRepository, Sendable
+    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, Sendable
 {}
 
 /// A write broke a uniqueness rule (an email already owned, an identity already linked).
@@ -103,6 +103,27 @@ public protocol SettingsRepository: Sendable {
     func setting(_ key: String) async throws -> String?
     /// Stores `value` unless the key is set; returns the stored value (the first writer wins).
     func insertSettingIfAbsent(_ key: String, value: String) async throws -> String
+}
+
+/// Social sign-in state: Apple tokens to revoke, the revocation queue, web-flow states, hand-off codes.
+public protocol SocialRepository: Sendable {
+    func upsertAppleToken(_ token: AppleTokenRecord) async throws
+    func appleTokens(userID: String) async throws -> [AppleTokenRecord]
+    func deleteAppleTokens(userID: String) async throws
+
+    func enqueueRevocation(_ revocation: AppleRevocationRecord) async throws
+    /// Unfinished revocations whose next attempt is due.
+    func dueRevocations(now: Date, limit: Int) async throws -> [AppleRevocationRecord]
+    func revocation(id: String) async throws -> AppleRevocationRecord?
+    func updateRevocation(_ revocation: AppleRevocationRecord) async throws
+
+    func insertAuthorizationState(_ state: AuthorizationStateRecord) async throws
+    /// Marks the state used and returns it, unless it is unknown or was used already (single use).
+    func consumeAuthorizationState(hash: String, at: Date) async throws -> AuthorizationStateRecord?
+
+    func insertHandoff(_ handoff: HandoffRecord) async throws
+    /// Removes the hand-off code and returns it, unless it is unknown or was redeemed already.
+    func consumeHandoff(hash: String, at: Date) async throws -> HandoffRecord?
 }
 
 /// Sealed material: signing keys. Values arrive and leave sealed by ``SecretBox``.

@@ -60,6 +60,38 @@ extension GatehouseConfiguration {
         c.scrypt.p = try reader.int("GATEHOUSE_SCRYPT_P", in: 1...16) ?? c.scrypt.p
         c.hashingConcurrency = try reader.int("GATEHOUSE_HASHING_CONCURRENCY", in: 1...64) ?? c.hashingConcurrency
 
+        c.googleClientIDs = reader.list("GATEHOUSE_GOOGLE_CLIENT_IDS", aliases: ["GOOGLE_CLIENT_ID"])
+        c.googleJWKSURL = try reader.url("GATEHOUSE_GOOGLE_JWKS_URL") ?? c.googleJWKSURL
+        c.googleHostedDomains = reader.list("GATEHOUSE_GOOGLE_HOSTED_DOMAINS").map { $0.lowercased() }
+        c.appleClientIDs = reader.list("GATEHOUSE_APPLE_CLIENT_IDS", aliases: ["APPLE_BUNDLE_ID"])
+        c.appleJWKSURL = try reader.url("GATEHOUSE_APPLE_JWKS_URL") ?? c.appleJWKSURL
+        c.appleAPIURL = try reader.url("GATEHOUSE_APPLE_API_URL").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? c.appleAPIURL
+        c.appleServicesID = reader.string("GATEHOUSE_APPLE_SERVICES_ID")
+        c.appleTeamID = reader.string("GATEHOUSE_APPLE_TEAM_ID")
+        c.appleKeyID = reader.string("GATEHOUSE_APPLE_KEY_ID")
+        c.applePrivateKeyFile = reader.string("GATEHOUSE_APPLE_PRIVATE_KEY_FILE")
+        let credentials = [("GATEHOUSE_APPLE_TEAM_ID", c.appleTeamID), ("GATEHOUSE_APPLE_KEY_ID", c.appleKeyID), ("GATEHOUSE_APPLE_PRIVATE_KEY_FILE", c.applePrivateKeyFile)]
+        let missing = credentials.filter { $0.1 == nil }.map(\.0)
+        if !missing.isEmpty, missing.count < credentials.count {
+            throw ConfigurationError("Apple credentials are incomplete: also set \(missing.joined(separator: ", ")) (or none of them).")
+        }
+        if let scheme = reader.string("GATEHOUSE_APP_URL_SCHEME") {
+            let lower = scheme.lowercased()
+            let valid = lower.first.map { ("a"..."z").contains($0) } == true
+                && lower.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+            guard valid, !["http", "https", "javascript", "data", "file", "vbscript", "blob", "about"].contains(lower) else {
+                throw ConfigurationError("GATEHOUSE_APP_URL_SCHEME must be your app's custom URL scheme (letters, digits, + - .), not '\(scheme)'.")
+            }
+            c.appURLScheme = lower
+        }
+        if let mode = reader.string("GATEHOUSE_APPLE_CALLBACK_MODE") {
+            guard let parsed = AppleWebFlow.CallbackMode(rawValue: mode.lowercased()) else {
+                throw ConfigurationError("GATEHOUSE_APPLE_CALLBACK_MODE must be 'handoff' or 'forward'.")
+            }
+            c.appleCallbackMode = parsed
+        }
+        c.requireNonce = try reader.bool("GATEHOUSE_REQUIRE_NONCE") ?? c.requireNonce
+
         c.mail = reader.string("GATEHOUSE_MAIL") ?? c.mail
         guard c.mail == "outbox" else {
             throw ConfigurationError("GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet.")
@@ -95,6 +127,14 @@ struct EnvironmentReader {
 
     func list(_ name: String, aliases: [String] = []) -> [String] {
         (string(name, aliases: aliases) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func url(_ name: String) throws -> String? {
+        guard let text = string(name) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+            throw ConfigurationError("\(name) must be an http(s) URL, not '\(text)'.")
+        }
+        return text
     }
 
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {

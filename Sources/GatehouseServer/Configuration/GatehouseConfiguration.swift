@@ -49,6 +49,27 @@ public struct GatehouseConfiguration: Sendable {
     public var scrypt = ScryptPasswordHasher.Parameters.owasp
     public var hashingConcurrency: Int = BlockingWorkPool.defaultWidth
 
+    // Social sign-in
+    /// Allowed Google audiences (web, iOS and Android client ids); empty disables Google sign-in.
+    public var googleClientIDs: [String] = []
+    public var googleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// Google Workspace domains (`hd`) allowed; empty allows every account.
+    public var googleHostedDomains: [String] = []
+    /// Allowed Apple audiences (bundle ids, and the services id); empty disables Apple sign-in.
+    public var appleClientIDs: [String] = []
+    public var appleJWKSURL = "https://appleid.apple.com/auth/keys"
+    /// Base of Apple's `/auth/authorize`, `/auth/token` and `/auth/revoke`.
+    public var appleAPIURL = "https://appleid.apple.com"
+    /// The Services ID of the web/Android flow (also an allowed audience).
+    public var appleServicesID: String?
+    public var appleTeamID: String?
+    public var appleKeyID: String?
+    public var applePrivateKeyFile: String?
+    /// The app's custom URL scheme for the Apple hand-off (`<scheme>://apple-callback?…`).
+    public var appURLScheme = "awscognito"
+    public var appleCallbackMode: AppleWebFlow.CallbackMode = .handoff
+    public var requireNonce = false
+
     // Mail
     /// `outbox` or an `smtp://` / `smtps://` URL.
     public var mail: String = "outbox"
@@ -69,6 +90,11 @@ public struct GatehouseConfiguration: Sendable {
         var issuer = self.issuer ?? "http://localhost:\(port)"
         while issuer.hasSuffix("/") { issuer.removeLast() }
         return issuer
+    }
+
+    /// Every Apple audience: the configured ids plus the services id.
+    public var allowedAppleAudiences: Set<String> {
+        Set(appleClientIDs + (appleServicesID.map { [$0] } ?? []))
     }
 
     public var outboxDirectory: URL {

@@ -18,8 +18,7 @@ enum ErrorMapping {
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooManyRequests: .tooManyRequests
-        case .upstreamUnavailable: .badGateway
-        case .unavailable: .serviceUnavailable
+        case .upstreamUnavailable, .unavailable: .serviceUnavailable
         default: .internalServerError
         }
     }

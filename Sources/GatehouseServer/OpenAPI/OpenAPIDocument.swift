@@ -27,6 +27,8 @@ servers:
 tags:
   - name: email
     description: Email and password accounts.
+  - name: social
+    description: Sign in with Google and Apple.
   - name: profile
     description: The signed-in user's app profile.
   - name: discovery
@@ -251,6 +253,138 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+  /auth/google:
+    post:
+      tags: [social]
+      operationId: signInWithGoogle
+      summary: Exchange a Google ID token (from a native or web Google sign-in) for our tokens.
+      description: |
+        The token is verified against Google's keys: RS256 with a `kid` of Google's key set, issuer
+        `accounts.google.com` or `https://accounts.google.com`, `aud` (and `azp`) one of the configured
+        client ids, `exp`/`nbf`/`iat` within 60 s, and the nonce rule. The user is found by (google, sub);
+        a new identity joins an existing account only when both sides have a verified email.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [id_token]
+              properties:
+                id_token: {type: string}
+                nonce: {type: string, maxLength: 256, description: 'The raw nonce; the token must carry its lowercase hex SHA-256. Both or neither.'}
+                email: {type: string, description: A hint only; the email comes from the verified token.}
+                full_name: {type: string, description: Used as the display name when none is known.}
+      responses:
+        '200': {$ref: '#/components/responses/SocialTokens'}
+        '400': {$ref: '#/components/responses/InvalidRequest'}
+        '401': {$ref: '#/components/responses/InvalidToken'}
+        '403': {$ref: '#/components/responses/ProviderDisabled'}
+        '413': {$ref: '#/components/responses/PayloadTooLarge'}
+        '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
+  /auth/apple:
+    post:
+      tags: [social]
+      operationId: signInWithApple
+      summary: Exchange an Apple identity token (native Sign in with Apple, or Sign in with Apple JS) for our tokens.
+      description: |
+        Verified like Google's (issuer `https://appleid.apple.com`, audiences = bundle ids and the services id;
+        `email_verified` and `is_private_email` accepted as booleans or "true"/"false"). With Apple credentials
+        configured, `authorization_code` is exchanged at Apple for a refresh token, kept sealed, and revoked
+        with Apple when the account is deleted.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [identity_token]
+              properties:
+                identity_token: {type: string}
+                authorization_code: {type: string}
+                nonce: {type: string, maxLength: 256}
+                email: {type: string, description: A hint only.}
+                full_name: {type: string, description: 'Apple sends the name once, outside the token: stored when none is known.'}
+      responses:
+        '200': {$ref: '#/components/responses/SocialTokens'}
+        '400': {$ref: '#/components/responses/InvalidRequest'}
+        '401': {$ref: '#/components/responses/InvalidToken'}
+        '403': {$ref: '#/components/responses/ProviderDisabled'}
+        '413': {$ref: '#/components/responses/PayloadTooLarge'}
+        '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
+  /auth/apple/authorize:
+    get:
+      tags: [social]
+      operationId: appleAuthorize
+      summary: Start Sign in with Apple in a browser (web, Android Custom Tab).
+      description: Stores a single-use `state` (10 minutes) bound to the PKCE challenge and the nonce, and redirects to Apple with `response_mode=form_post`.
+      parameters:
+        - {name: code_challenge, in: query, required: true, schema: {type: string, minLength: 43, maxLength: 43}, description: 'base64url(SHA-256(code_verifier)), PKCE S256.'}
+        - {name: code_challenge_method, in: query, required: false, schema: {type: string, const: S256}}
+        - {name: nonce, in: query, required: false, schema: {type: string, maxLength: 256}, description: 'Raw nonce; Apple receives its SHA-256. Generated when absent.'}
+      responses:
+        '302':
+          description: To Apple's authorize page.
+          headers:
+            Location: {schema: {type: string}}
+        '400': {$ref: '#/components/responses/InvalidRequest'}
+        '403': {$ref: '#/components/responses/ProviderDisabled'}
+  /auth/apple/callback:
+    post:
+      tags: [social]
+      operationId: appleCallback
+      summary: Where Apple posts its answer (form_post); answers a page that opens the app.
+      description: |
+        Verifies the `state` and Apple's `id_token`, signs the user in, and answers a small HTML page (strict
+        Content-Security-Policy) that sends the browser to `<app scheme>://apple-callback?code=<hand-off code>`,
+        or `?error=<code>` (`invalid_state`, `invalid_token`, `invalid_request`, `provider_disabled`,
+        `upstream_unavailable`, Apple's own error such as `user_cancelled_authorize`, or `apple_error`).
+        In the seeds' forwarding mode (`GATEHOUSE_APPLE_CALLBACK_MODE=forward`, weaker) it sends
+        `?id_token=…&code=…&email=…&name=…` instead.
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                code: {type: string}
+                id_token: {type: string}
+                state: {type: string}
+                user: {type: string, description: 'JSON with name and email, sent by Apple on the first authorization only; unsigned, used as a display name at most.'}
+                error: {type: string}
+      responses:
+        '200':
+          description: The hand-off page.
+          content:
+            text/html:
+              schema: {type: string}
+  /auth/handoff:
+    post:
+      tags: [social]
+      operationId: redeemHandoff
+      summary: Redeem the hand-off code from the Apple callback with the PKCE verifier.
+      description: The code is single use and lives 60 seconds; a wrong verifier spends it.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [code, code_verifier]
+              properties:
+                code: {type: string}
+                code_verifier: {type: string, minLength: 43, maxLength: 128}
+      responses:
+        '200': {$ref: '#/components/responses/SocialTokens'}
+        '400': {$ref: '#/components/responses/InvalidRequest'}
+        '401': {$ref: '#/components/responses/InvalidGrant'}
+        '413': {$ref: '#/components/responses/PayloadTooLarge'}
+        '415': {$ref: '#/components/responses/UnsupportedMediaType'}
   /me:
     get:
       tags: [profile]
@@ -503,6 +637,29 @@ components:
             required: [code_delivery]
             properties:
               code_delivery: {$ref: '#/components/schemas/CodeDelivery'}
+    SocialTokens:
+      description: Signed in; `is_new_user` says whether the account was just created.
+      content:
+        application/json:
+          schema:
+            allOf:
+              - {$ref: '#/components/schemas/Tokens'}
+              - {type: object, required: [is_new_user]}
+    InvalidToken:
+      description: The provider's ID token failed verification (`invalid_token`).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+    ProviderDisabled:
+      description: This provider is not configured on the server (`provider_disabled`).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+    UpstreamUnavailable:
+      description: Apple's or Google's keys could not be fetched and none are cached (`upstream_unavailable`).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
     Profile:
       description: The profile. `Cache-Control no-store`.
       content:

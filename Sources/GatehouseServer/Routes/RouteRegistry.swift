@@ -23,7 +23,10 @@ final class RouteRegistry {
 struct RouteDependencies: Sendable {
     let provider: any IdentityProvider
     let profiles: ProfileService
+    let social: SocialSignInService
+    let appleWeb: AppleWebFlow
     let metrics: GatehouseMetrics
+    var events: any AuthEventObserver { metrics }
     let maxBodySize: Int
     let discovery: DiscoveryDocuments
 

@@ -22,5 +22,6 @@ struct Migration: Sendable {
     /// Every migration, in order. Add new ones at the end; never edit one that has shipped.
     static let all: [Migration] = [
         .initialSchema,
+        .socialSignIn,
     ]
 }

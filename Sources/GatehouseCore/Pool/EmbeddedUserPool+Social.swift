@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool {
+    enum Resolution: Sendable {
+        case existing(UserRecord)
+        case created(UserRecord, replaced: String?)
+    }
+
+    /// Finds or creates the user a verified provider identity belongs to, and signs them in.
+    ///
+    /// Identities are keyed on (provider, `sub`), never on email. A new identity joins an existing
+    /// account only when both sides have a verified email; an unconfirmed password sign-up with the
+    /// same address never absorbs it — it is removed (with its codes and sessions) and the verified
+    /// owner gets the address, so whoever started that sign-up never gets in.
+    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        let identity = signIn.identity
+        let hint = (try? Self.displayName(signIn.fullNameHint)) ?? nil
+        var resolution: Resolution?
+        for attempt in 0..<3 {
+            do {
+                resolution = try await resolve(identity, nameHint: hint)
+                break
+            } catch is StoreConflict where attempt < 2 {
+                continue  // a concurrent sign-in or sign-up committed first; look again
+            }
+        }
+        guard let resolution else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
+        let user: UserRecord
+        let isNew: Bool
+        switch resolution {
+        case .existing(let existing):
+            user = existing
+            isNew = false
+        case .created(let created, let replaced):
+            user = created
+            isNew = true
+            if let replaced {
+                liveness.invalidate(sub: replaced)
+                logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(created.id)])
+            }
+        }
+        if identity.provider == .apple, let code = signIn.appleAuthorizationCode, let vault = appleVault {
+            await vault.keepRefreshToken(for: user.id, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
+        }
+        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
+        return try await startSession(for: user, method: identity.provider.rawValue, nonce: signIn.nonce, isNewUser: isNew)
+    }
+
+    private func resolve(_ identity: VerifiedIdentity, nameHint: String?) async throws -> Resolution {
+        let now = clock.now()
+        let newID = random.uuid()
+        let verifiedKey = identity.emailVerified ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil
+        return try await store.write { tx in
+            if var link = try await tx.identity(provider: identity.provider.rawValue, subject: identity.subject),
+                var user = try await tx.user(id: link.userID)
+            {
+                // Apple sends the email only sometimes: keep what we learnt, never forget it.
+                if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
+                    link.email = email
+                    link.emailVerified = identity.emailVerified
+                    try await tx.updateIdentity(link)
+                }
+                var changed = false
+                if user.name == nil, let name = identity.name ?? nameHint {
+                    user.name = name
+                    changed = true
+                }
+                if user.email == nil, let email = identity.email {
+                    user.email = email
+                    if let verifiedKey, try await tx.user(emailKey: verifiedKey) == nil {
+                        user.emailKey = verifiedKey
+                        user.emailVerified = true
+                    }
+                    changed = true
+                }
+                if changed {
+                    user.updatedAt = now
+                    try await tx.updateUser(user)
+                    try await syncProfile(with: user, in: tx)
+                }
+                return .existing(user)
+            }
+
+            var replaced: String?
+            if let verifiedKey, var owner = try await tx.user(emailKey: verifiedKey) {
+                if owner.confirmed && owner.emailVerified {
+                    try await tx.insertIdentity(Self.link(identity, to: owner.id, at: now))
+                    if owner.name == nil, let name = identity.name ?? nameHint {
+                        owner.name = name
+                        owner.updatedAt = now
+                        try await tx.updateUser(owner)
+                    }
+                    return .existing(owner)
+                }
+                // An unconfirmed sign-up holds the address: it loses to the verified owner.
+                try await tx.revokeSessions(userID: owner.id, except: nil, at: now, reason: .accountClaimed)
+                try await tx.deleteSessions(userID: owner.id)
+                try await tx.deleteCodes(userID: owner.id)
+                try await tx.deleteIdentities(userID: owner.id)
+                try await tx.deleteProfile(sub: owner.id)
+                try await tx.deleteUser(id: owner.id)
+                replaced = owner.id
+            }
+            let user = UserRecord(
+                id: newID, email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
+                confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)
+            try await tx.insertUser(user)
+            try await tx.insertIdentity(Self.link(identity, to: user.id, at: now))
+            return .created(user, replaced: replaced)
+        }
+    }
+
+    static func link(_ identity: VerifiedIdentity, to userID: String, at now: Date) -> IdentityRecord {
+        IdentityRecord(
+            provider: identity.provider.rawValue, providerSubject: identity.subject, userID: userID, email: identity.email,
+            emailVerified: identity.emailVerified, linkedAt: now)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+
+/// Keeps each Apple user's refresh token (sealed) so the account can be revoked with Apple when it is
+/// deleted (App Store Review Guideline 5.1.1(v)), through a durable queue that retries with back-off
+/// while Apple is unreachable.
+public struct AppleTokenVault: Sendable {
+    let api: any AppleTokenAPI
+    let store: any GatehouseStore
+    let box: SecretBox
+    let clock: any TimeSource
+    let random: any RandomSource
+    /// Give up on a revocation after this long (Apple's refresh tokens are long gone by then anyway).
+    public var giveUpAfter: TimeInterval = 14 * 86_400
+
+    public init(api: any AppleTokenAPI, store: any GatehouseStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
+        self.api = api
+        self.store = store
+        self.box = box
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Exchanges Apple's one-time authorization code and stores the refresh token. A failure is logged
+    /// and does not fail the sign-in (the user is already proven by the identity token).
+    func keepRefreshToken(for userID: String, identity: VerifiedIdentity, code: String, redirectURI: String?, logger: Logger) async {
+        do {
+            guard let refreshToken = try await api.exchange(code: code, clientID: identity.audience, redirectURI: redirectURI) else {
+                logger.warning("Apple returned no refresh token for the authorization code")
+                return
+            }
+            let record = AppleTokenRecord(
+                userID: userID, appleSubject: identity.subject, clientID: identity.audience,
+                sealedRefreshToken: try box.seal(Array(refreshToken.utf8), context: "apple-refresh:\(identity.subject):\(identity.audience)"),
+                createdAt: clock.now())
+            try await store.write { tx in try await tx.upsertAppleToken(record) }
+        } catch {
+            logger.warning("could not exchange the Apple authorization code; the account cannot be revoked with Apple later", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    /// Inside the deletion transaction: moves the user's Apple tokens into the revocation queue.
+    /// Returns the ids queued.
+    public func enqueueRevocations(userID: String, in tx: any StoreTransaction) async throws -> [String] {
+        let now = clock.now()
+        var ids: [String] = []
+        for token in try await tx.appleTokens(userID: userID) {
+            let plain = try box.open(token.sealedRefreshToken, context: "apple-refresh:\(token.appleSubject):\(token.clientID)")
+            let id = random.uuid()
+            try await tx.enqueueRevocation(
+                AppleRevocationRecord(
+                    id: id, clientID: token.clientID, sealedRefreshToken: try box.seal(plain, context: "apple-revocation:\(id)"),
+                    createdAt: now, nextAttemptAt: now))
+            ids.append(id)
+        }
+        try await tx.deleteAppleTokens(userID: userID)
+        return ids
+    }
+
+    /// Tries the given queued revocations now.
+    public func attempt(ids: [String], logger: Logger) async {
+        for id in ids {
+            guard let record = try? await store.read({ try await $0.revocation(id: id) }), record.completedAt == nil else { continue }
+            await attempt(record, logger: logger)
+        }
+    }
+
+    /// Tries every revocation that is due; returns how many it tried.
+    @discardableResult
+    public func processDue(limit: Int = 50, logger: Logger) async throws -> Int {
+        let now = clock.now()
+        let due = try await store.read { try await $0.dueRevocations(now: now, limit: limit) }
+        for record in due { await attempt(record, logger: logger) }
+        return due.count
+    }
+
+    private func attempt(_ record: AppleRevocationRecord, logger: Logger) async {
+        var record = record
+        let now = clock.now()
+        record.attempts += 1
+        do {
+            let token = String(decoding: try box.open(record.sealedRefreshToken, context: "apple-revocation:\(record.id)"), as: UTF8.self)
+            try await api.revoke(refreshToken: token, clientID: record.clientID)
+            record.completedAt = now
+            record.lastError = nil
+            record.sealedRefreshToken = ""
+            logger.info("revoked the user's Apple token", metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)])
+        } catch {
+            record.lastError = String("\(error)".prefix(500))
+            if now.timeIntervalSince(record.createdAt) > giveUpAfter {
+                record.completedAt = now
+                record.sealedRefreshToken = ""
+                logger.error("gave up revoking an Apple token", metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)])
+            } else {
+                let delay = min(3600, 30 * pow(2, Double(min(record.attempts - 1, 10))))
+                record.nextAttemptAt = now.addingTimeInterval(delay)
+                logger.warning("Apple token revocation failed; will retry", metadata: [
+                    "revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts), "retry_in_s": .stringConvertible(Int(delay)),
+                ])
+            }
+        }
+        let updated = record
+        do {
+            try await store.write { tx in try await tx.updateRevocation(updated) }
+        } catch {
+            logger.error("could not record the Apple revocation attempt", metadata: ["error": .string("\(error)")])
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Crypto
+import Foundation
+import Logging
+
+/// Sign in with Apple for the web and Android (seed 000): the app opens our `/auth/apple/authorize`
+/// with a PKCE challenge, Apple posts its answer (`form_post`) to our callback, and the browser is
+/// sent back to the app's URL scheme with a single-use, one-minute hand-off code that only the holder
+/// of the PKCE verifier can redeem.
+public struct AppleWebFlow: Sendable {
+    public enum CallbackMode: String, Sendable {
+        /// `<scheme>://apple-callback?code=<hand-off code>` (default).
+        case handoff
+        /// The seeds' weaker form: `<scheme>://apple-callback?id_token=…&code=…&email=…&name=…`.
+        case forward
+    }
+
+    public struct Settings: Sendable {
+        /// The Services ID registered with Apple for the web flow.
+        public var servicesID: String
+        /// Base of Apple's endpoints (`https://appleid.apple.com`).
+        public var appleAPIBase: String
+        /// Our callback URL, registered as a Return URL of the Services ID.
+        public var redirectURI: String
+        /// The app's custom URL scheme; only ever from configuration.
+        public var appURLScheme: String
+        public var mode: CallbackMode
+        public var stateLifetime: TimeInterval = 600
+        public var handoffLifetime: TimeInterval = 60
+
+        public init(servicesID: String, appleAPIBase: String, redirectURI: String, appURLScheme: String, mode: CallbackMode) {
+            self.servicesID = servicesID
+            self.appleAPIBase = appleAPIBase
+            self.redirectURI = redirectURI
+            self.appURLScheme = appURLScheme
+            self.mode = mode
+        }
+    }
+
+    let settings: Settings?
+    let social: SocialSignInService
+    let store: any GatehouseStore
+    let box: SecretBox
+    let clock: any TimeSource
+    let random: any RandomSource
+
+    /// `settings == nil` (no Services ID) disables the web flow.
+    public init(settings: Settings?, social: SocialSignInService, store: any GatehouseStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
+        self.settings = settings
+        self.social = social
+        self.store = store
+        self.box = box
+        self.clock = clock
+        self.random = random
+    }
+
+    func enabled() throws -> Settings {
+        guard let settings, social.apple.isEnabled else {
+            throw GatehouseError(.providerDisabled, "Sign in with Apple on the web is not enabled on this server.", cause: "GATEHOUSE_APPLE_SERVICES_ID is not set")
+        }
+        return settings
+    }
+
+    // MARK: authorize
+
+    /// Stores a single-use `state` and returns Apple's authorize URL to redirect to.
+    public func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> String {
+        let settings = try enabled()
+        guard Self.isPKCEChallenge(codeChallenge) else {
+            throw GatehouseError.invalidRequest("'code_challenge' must be the 43-character base64url SHA-256 of the code verifier (PKCE S256).")
+        }
+        if let nonce, !(1...256).contains(nonce.utf8.count) || !nonce.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
+            throw GatehouseError.invalidRequest("'nonce' must be 1 to 256 printable ASCII characters.")
+        }
+        let rawNonce = nonce ?? random.token(bytes: 24)
+        let state = random.token(bytes: 32)
+        let now = clock.now()
+        let record = AuthorizationStateRecord(
+            stateHash: Digests.sha256Base64URL(state), codeChallenge: codeChallenge, nonce: rawNonce, createdAt: now,
+            expiresAt: now.addingTimeInterval(settings.stateLifetime))
+        try await store.write { tx in try await tx.insertAuthorizationState(record) }
+        var components = URLComponents(string: settings.appleAPIBase + "/auth/authorize")!
+        components.queryItems = [
+            URLQueryItem(name: "client_id", value: settings.servicesID),
+            URLQueryItem(name: "redirect_uri", value: settings.redirectURI),
+            URLQueryItem(name: "response_type", value: "code id_token"),
+            URLQueryItem(name: "response_mode", value: "form_post"),
+            URLQueryItem(name: "scope", value: "name email"),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: Digests.sha256Hex(rawNonce)),
+        ]
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string!
+    }
+
+    // MARK: callback
+
+    /// Handles Apple's form post and returns where to send the browser: always the configured app
+    /// scheme, with a hand-off code or an error code. Never throws: every failure becomes `?error=`.
+    public func callback(form: [String: String], client: ClientInfo, logger: Logger) async -> String {
+        guard let settings = try? enabled() else { return target(["error": "provider_disabled"]) }
+        let now = clock.now()
+        var state: AuthorizationStateRecord?
+        if let raw = form["state"], !raw.isEmpty, raw.utf8.count <= 128 {
+            state = try? await store.write { tx in try await tx.consumeAuthorizationState(hash: Digests.sha256Base64URL(raw), at: now) }
+            if let found = state, found.expiresAt <= now { state = nil }
+            if state == nil {
+                logger.info("Apple callback with an unknown, used or expired state")
+                return target(["error": "invalid_state"])
+            }
+        }
+        if let error = form["error"] {
+            return target(["error": Self.appleErrorCode(error)])
+        }
+        switch settings.mode {
+        case .forward:
+            // The seeds' clients build Apple's URL themselves and send no state; the app posts the
+            // id_token to /auth/apple next, where it is verified.
+            guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
+            let user = Self.parseUser(form["user"])
+            var items: [String: String] = ["id_token": idToken]
+            if let code = form["code"] { items["code"] = code }
+            if let email = user.email { items["email"] = email }
+            if let name = user.name { items["name"] = name }
+            return target(items)
+        case .handoff:
+            guard let state else { return target(["error": "invalid_state"]) }
+            guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
+            do {
+                let tokens = try await social.signInWithApple(
+                    identityToken: idToken, authorizationCode: form["code"], nonce: state.nonce, fullName: Self.parseUser(form["user"]).name,
+                    redirectURI: settings.redirectURI, client: client, logger: logger)
+                let code = random.token(bytes: 32)
+                let hash = Digests.sha256Base64URL(code)
+                let sealed = try box.seal(Self.encode(tokens), context: "handoff:\(hash)")
+                let record = HandoffRecord(codeHash: hash, codeChallenge: state.codeChallenge, sealedTokens: sealed, createdAt: now, expiresAt: now.addingTimeInterval(settings.handoffLifetime))
+                try await store.write { tx in try await tx.insertHandoff(record) }
+                return target(["code": code])
+            } catch let error as GatehouseError {
+                logger.info("Apple callback refused", metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")])
+                return target(["error": error.code.rawValue])
+            } catch {
+                logger.error("Apple callback failed", metadata: ["error": .string("\(error)")])
+                return target(["error": "internal_error"])
+            }
+        }
+    }
+
+    /// `<scheme>://apple-callback?…`, every value percent-encoded.
+    public func target(_ items: [String: String]) -> String {
+        let scheme = settings?.appURLScheme ?? "awscognito"
+        var components = URLComponents()
+        components.queryItems = items.keys.sorted().map { URLQueryItem(name: $0, value: items[$0]) }
+        let query = (components.percentEncodedQuery ?? "")
+            .replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "'", with: "%27")
+        return "\(scheme)://apple-callback?\(query)"
+    }
+
+    // MARK: hand-off
+
+    /// Redeems a hand-off code with the PKCE verifier. Single use: a wrong verifier burns the code.
+    public func redeem(code: String, verifier: String, logger: Logger) async throws -> AuthTokens {
+        let refused = GatehouseError(.invalidGrant, "The hand-off code is invalid, expired or already used. Sign in again.")
+        guard code.utf8.count <= 128, !code.isEmpty else { throw refused }
+        let now = clock.now()
+        let hash = Digests.sha256Base64URL(code)
+        guard let record = try await store.write({ tx in try await tx.consumeHandoff(hash: hash, at: now) }) else { throw refused }
+        guard record.expiresAt > now else { throw refused }
+        guard Self.isPKCEVerifier(verifier),
+            ConstantTime.equals(Digests.sha256Base64URL(verifier), record.codeChallenge)
+        else {
+            logger.warning("hand-off code presented with the wrong PKCE verifier; the code is spent")
+            throw refused
+        }
+        return try Self.decode(try box.open(record.sealedTokens, context: "handoff:\(hash)"))
+    }
+
+    // MARK: helpers
+
+    static func isPKCEChallenge(_ value: String) -> Bool {
+        value.utf8.count == 43 && Base64URL.decode(value)?.count == 32
+    }
+
+    /// RFC 7636: 43–128 characters of `[A-Za-z0-9-._~]`.
+    static func isPKCEVerifier(_ value: String) -> Bool {
+        (43...128).contains(value.utf8.count)
+            && value.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._~".unicodeScalars.contains($0)) }
+    }
+
+    /// Apple's own error codes (`user_cancelled_authorize`, …) pass through; anything else is generic.
+    static func appleErrorCode(_ value: String) -> String {
+        let ok = (1...64).contains(value.utf8.count) && value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || $0 == "_" }
+        return ok ? value : "apple_error"
+    }
+
+    /// Apple's `user` field: `{"name":{"firstName","lastName"},"email"}`, unsigned — a display name hint at most.
+    static func parseUser(_ json: String?) -> (name: String?, email: String?) {
+        guard let json, json.utf8.count <= 4096, case .object(let user)? = try? StrictJSONParser(maxDepth: 4).parse(Array(json.utf8)) else {
+            return (nil, nil)
+        }
+        var name: String?
+        if case .object(let parts)? = user["name"] {
+            let joined = [parts["firstName"]?.stringValue, parts["lastName"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            name = joined.isEmpty ? nil : String(joined.prefix(256))
+        }
+        let email = user["email"]?.stringValue.flatMap { try? EmailAddress($0) }?.value
+        return (name, email)
+    }
+
+    static func encode(_ tokens: AuthTokens) -> [UInt8] {
+        JSONValue.object([
+            "id_token": .string(tokens.idToken), "access_token": .string(tokens.accessToken), "refresh_token": .string(tokens.refreshToken),
+            "expires_in": .number(Double(tokens.expiresIn)), "is_new_user": .bool(tokens.isNewUser ?? false),
+        ]).serialized()
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> AuthTokens {
+        guard case .object(let o) = try StrictJSONParser().parse(bytes), let id = o["id_token"]?.stringValue, let access = o["access_token"]?.stringValue,
+            let refresh = o["refresh_token"]?.stringValue, let expires = o["expires_in"]?.int64Value
+        else { throw GatehouseError.internalError(cause: "hand-off tokens unreadable") }
+        var isNew = false
+        if case .bool(let flag)? = o["is_new_user"] { isNew = flag }
+        return AuthTokens(idToken: id, accessToken: access, refreshToken: refresh, expiresIn: Int(expires), isNewUser: isNew)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Verifies Google and Apple ID tokens the way both providers require (SECURITY.md):
+/// RS256 only with a `kid` of that provider's own key set (refetched once on an unknown `kid`), the
+/// exact issuer (both Google spellings), an allow-listed audience (and Google's `azp`), `exp`/`nbf`/
+/// `iat` within 60 s, the nonce as SHA-256 hex of the raw value on both sides or neither, strict
+/// boolean-or-string claims, and an optional Google hosted-domain allow-list.
+public struct ProviderTokenVerifier: Sendable {
+    public struct Settings: Sendable {
+        public var allowedAudiences: Set<String>
+        public var keys: RemoteKeySet
+        /// Google Workspace domains (`hd`) allowed; empty allows any account.
+        public var hostedDomains: Set<String>
+        public var requireNonce: Bool
+        public var leeway: TimeInterval
+
+        public init(allowedAudiences: Set<String>, keys: RemoteKeySet, hostedDomains: Set<String> = [], requireNonce: Bool = false, leeway: TimeInterval = 60) {
+            self.allowedAudiences = allowedAudiences
+            self.keys = keys
+            self.hostedDomains = hostedDomains
+            self.requireNonce = requireNonce
+            self.leeway = min(max(leeway, 0), 60)
+        }
+    }
+
+    public static let googleIssuers: Set<String> = ["accounts.google.com", "https://accounts.google.com"]
+    public static let appleIssuers: Set<String> = ["https://appleid.apple.com"]
+
+    public let provider: VerifiedIdentity.Provider
+    let settings: Settings?
+    let clock: any TimeSource
+
+    /// `settings == nil` (no configured audience) disables the provider: every token is refused.
+    public init(provider: VerifiedIdentity.Provider, settings: Settings?, clock: any TimeSource) {
+        self.provider = provider
+        self.settings = settings.flatMap { $0.allowedAudiences.isEmpty ? nil : $0 }
+        self.clock = clock
+    }
+
+    public var isEnabled: Bool { settings != nil }
+    public var keySet: RemoteKeySet? { settings?.keys }
+
+    public func verify(_ token: String, rawNonce: String?) async throws -> VerifiedIdentity {
+        guard let settings else {
+            let variable = provider == .google ? "GATEHOUSE_GOOGLE_CLIENT_IDS" : "GATEHOUSE_APPLE_CLIENT_IDS"
+            throw GatehouseError(.providerDisabled, "Sign in with \(provider == .google ? "Google" : "Apple") is not enabled on this server.", cause: "\(variable) is empty")
+        }
+        func refuse(_ cause: String) -> GatehouseError { .invalidToken(cause: "\(provider.rawValue): \(cause)") }
+
+        let jws: CompactJWS
+        do { jws = try CompactJWS(parsing: token) } catch { throw refuse(error.description) }
+        guard jws.algorithm == "RS256" else { throw refuse("alg \(jws.algorithm) is not RS256") }
+        guard let kid = jws.keyID else { throw refuse("no kid") }
+        let keys = try await settings.keys.keys(containing: kid)
+        do { try keys.verify(jws) } catch { throw refuse("signature: \(error)") }
+
+        let claims = jws.claims
+        let issuers = provider == .google ? Self.googleIssuers : Self.appleIssuers
+        guard let iss = claims["iss"]?.stringValue, issuers.contains(iss) else { throw refuse("issuer not accepted") }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty, sub.utf8.count <= 255 else { throw refuse("bad sub") }
+
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let aud)?: audiences = [aud]
+        case .array(let values)?: audiences = values.compactMap(\.stringValue)
+        default: throw refuse("no aud")
+        }
+        guard let audience = audiences.first(where: { settings.allowedAudiences.contains($0) }) else { throw refuse("aud not allowed") }
+        if audiences.count > 1, claims["azp"] == nil { throw refuse("several audiences and no azp") }
+        if let azp = claims["azp"] {
+            guard let value = azp.stringValue, settings.allowedAudiences.contains(value) else { throw refuse("azp not allowed") }
+        }
+        _ = try TimeClaims(claims, now: clock.now(), leeway: settings.leeway, context: "\(provider.rawValue) token") { refuse($0) }
+
+        // Nonce: the client sends the raw value; the token carries its SHA-256 in lowercase hex.
+        let tokenNonce = claims["nonce"]?.stringValue
+        switch (rawNonce, tokenNonce) {
+        case (let raw?, let hashed?):
+            guard ConstantTime.equals(Digests.sha256Hex(raw), hashed) else { throw refuse("nonce mismatch") }
+        case (nil, nil):
+            if settings.requireNonce { throw refuse("this server requires a nonce") }
+        case (_?, nil): throw refuse("nonce sent but the token has none")
+        case (nil, _?): throw refuse("the token has a nonce but none was sent")
+        }
+
+        let emailVerified = try Self.flag(claims["email_verified"], name: "email_verified", refuse: refuse)
+        let isPrivate = try Self.flag(claims["is_private_email"], name: "is_private_email", refuse: refuse)
+        let email = claims["email"]?.stringValue.flatMap { try? EmailAddress($0) }?.value
+        if provider == .google, !settings.hostedDomains.isEmpty {
+            guard let hd = claims["hd"]?.stringValue, settings.hostedDomains.contains(hd.lowercased()) else {
+                throw refuse("hosted domain not allowed")
+            }
+        }
+        let name = provider == .google ? claims["name"]?.stringValue : nil
+        return VerifiedIdentity(
+            provider: provider, subject: sub, email: email, emailVerified: email != nil && emailVerified, isPrivateEmail: isPrivate,
+            name: name, audience: audience)
+    }
+
+    /// `true`, `false`, `"true"` or `"false"` (Apple sends either); anything else is refused; absent is false.
+    static func flag(_ value: JSONValue?, name: String, refuse: (String) -> GatehouseError) throws -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let flag)?: return flag
+        case .string("true")?: return true
+        case .string("false")?: return false
+        default: throw refuse("\(name) is neither a boolean nor \"true\"/\"false\"")
+        }
+    }
+}

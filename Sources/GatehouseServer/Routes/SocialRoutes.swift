@@ -1,0 +1,55 @@
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// Native Sign in with Google and Apple (token exchange), and Apple's web/Android flow.
+enum SocialRoutes {
+    static func register(on routes: RouteRegistry, _ d: RouteDependencies) {
+        routes.on(.post, "/auth/google") { request, context in
+            let body = try await d.json(request, context)
+            let tokens = try await d.social.signInWithGoogle(
+                idToken: try body.string("id_token", maxLength: 16384), nonce: try body.optionalString("nonce", maxLength: 256),
+                fullName: try body.optionalString("full_name", maxLength: 1024), client: context.client, logger: context.logger)
+            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+        }
+        routes.on(.post, "/auth/apple") { request, context in
+            let body = try await d.json(request, context)
+            let tokens = try await d.social.signInWithApple(
+                identityToken: try body.string("identity_token", maxLength: 16384),
+                authorizationCode: try body.optionalString("authorization_code", maxLength: 1024),
+                nonce: try body.optionalString("nonce", maxLength: 256), fullName: try body.optionalString("full_name", maxLength: 1024),
+                client: context.client, logger: context.logger)
+            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+        }
+        routes.on(.get, "/auth/apple/authorize") { request, context in
+            let query = request.uri.queryParameters
+            guard let challenge = query["code_challenge"].map(String.init) else {
+                throw GatehouseError.invalidRequest("'code_challenge' is required (PKCE S256).")
+            }
+            if let method = query["code_challenge_method"], method != "S256" {
+                throw GatehouseError.invalidRequest("Only the S256 code challenge method is supported.")
+            }
+            let url = try await d.appleWeb.authorize(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
+            return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
+        }
+        routes.on(.post, "/auth/apple/callback") { request, context in
+            let form: [String: String]
+            do {
+                form = try await FormBody.read(request, limit: d.maxBodySize)
+            } catch let error as GatehouseError {
+                context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.code.rawValue)])
+                return AppleCallbackPage.response(redirectingTo: d.appleWeb.target(["error": "invalid_request"]))
+            }
+            let target = await d.appleWeb.callback(form: form, client: context.client, logger: context.logger)
+            return AppleCallbackPage.response(redirectingTo: target)
+        }
+        routes.on(.post, "/auth/handoff") { request, context in
+            let body = try await d.json(request, context)
+            let tokens = try await d.events.observing("handoff") {
+                try await d.appleWeb.redeem(
+                    code: try body.string("code", maxLength: 256), verifier: try body.string("code_verifier", maxLength: 256), logger: context.logger)
+            }
+            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+        }
+    }
+}
