@@ -52,6 +52,8 @@ let package = Package(
             "GatehouseServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "gatehouse-microbench", dependencies: ["GatehouseCore",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .target(name: "GatehouseTesting", dependencies: [
             "GatehouseCore", "GatehouseStore",
             .product(name: "Hummingbird", package: "hummingbird"),

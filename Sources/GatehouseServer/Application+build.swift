@@ -54,11 +54,12 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
 
     let issuer = configuration.resolvedIssuer
     let keyring = Keyring(prepared.keys)
+    logger.info("token signing ready", metadata: ["rsa.signer": .string(prepared.keys.accessSigner.signerName)])
     let tokens = TokenService(
         settings: TokenSettings(
             issuer: issuer, clientID: prepared.clientID, accessTokenLifetime: configuration.accessTokenLifetime,
             idTokenLifetime: configuration.idTokenLifetime, scope: configuration.tokenScope),
-        keyring: keyring, clock: clock, random: random)
+        keyring: keyring, clock: clock, random: random, cache: VerifiedTokenCache())
     let hasher = ScryptPasswordHasher(
         parameters: configuration.scrypt, pool: BlockingWorkPool(label: "gatehouse.password-hashing", width: configuration.hashingConcurrency),
         random: random)
@@ -68,10 +69,11 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     let upstream = UpstreamHTTPClient()
     let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
     let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
+    let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
     let provider = EmbeddedUserPool(
         settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
-        random: random, liveness: liveness, events: metrics, appleVault: social.vault)
-    let profiles = ProfileService(store: store, provider: provider, clock: clock)
+        random: random, liveness: liveness, events: metrics, appleVault: social.vault, profileCache: profileCache)
+    let profiles = ProfileService(store: store, provider: provider, clock: clock, cache: profileCache)
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
     let socialSignIn = SocialSignInService(google: social.google, apple: social.apple, provider: provider, limiter: limiter, events: metrics)
     let appleWeb = AppleWebFlow(

@@ -59,6 +59,19 @@ extension SQLTransaction {
             """).map(Self.decodeIdentity)
     }
 
+    func identityWithUser(provider: String, subject: String) async throws -> (IdentityRecord, UserRecord)? {
+        guard let row = try await first("""
+            SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
+                   i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.created_at, u.updated_at
+            FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
+            WHERE i.provider = \(bind: provider) AND i.provider_subject = \(bind: subject)
+            """) else { return nil }
+        let identity = IdentityRecord(
+            provider: try row.string("provider"), providerSubject: try row.string("provider_subject"), userID: try row.string("user_id"),
+            email: try row.optionalString("identity_email"), emailVerified: try row.bool("identity_email_verified"), linkedAt: try row.date("linked_at"))
+        return (identity, try Self.decodeUser(row))
+    }
+
     func identities(userID: String) async throws -> [IdentityRecord] {
         try await all("""
             SELECT provider, provider_subject, user_id, email, email_verified, linked_at FROM gh_identities

@@ -1,30 +1,86 @@
-import Dispatch
 import Foundation
 
-/// Runs CPU-heavy synchronous work (password hashing) off the caller's thread with at most `width`
-/// jobs in flight, so the event loops that answer requests are never blocked and a burst of sign-ins
-/// queues instead of exhausting memory (each scrypt hash holds 128 MiB at the default parameters).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs CPU-heavy synchronous work (password hashing) on its own few threads, never on the event
+/// loops that answer requests. The threads run in Linux's idle scheduling class, so while sign-ins
+/// hash, the kernel still gives request handling the CPU first (under full load hashing slows down
+/// rather than the whole server); jobs queue in order
+/// instead of piling up memory (each scrypt hash holds 128 MiB at the default parameters).
 public final class BlockingWorkPool: Sendable {
-    private let queue: DispatchQueue
-    private let permits: AsyncSemaphore
-
-    public let width: Int
-
-    public init(label: String, width: Int) {
-        self.width = max(1, width)
-        self.queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
-        self.permits = AsyncSemaphore(count: self.width)
+    private struct Job {
+        let run: @Sendable () -> Void
     }
 
-    /// Runs `work` on the pool, waiting for a free slot first.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        await permits.acquire()
-        defer { permits.release() }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try work() })
+    private struct State {
+        var jobs: [Job] = []
+        var head = 0
+    }
+
+    private let condition = NSCondition()
+    private nonisolated(unsafe) var state = State()
+    public let width: Int
+
+    public init(label: String, width: Int, niceness: Int32 = 19) {
+        self.width = max(1, width)
+        for index in 0..<self.width {
+            let thread = Thread { [self] in
+                #if canImport(Glibc)
+                Self.yieldToRequestHandling(niceness: niceness)
+                #endif
+                self.work()
             }
+            thread.name = "\(label)-\(index)"
+            thread.start()
         }
+    }
+
+    #if canImport(Glibc)
+    /// Puts the calling thread in the `SCHED_IDLE` class, so any woken request-handling thread
+    /// preempts it at once; where that is refused, the lowest nice value instead. On Linux both are
+    /// per-thread (`who == 0` is the calling thread).
+    private static func yieldToRequestHandling(niceness: Int32) {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        let schedIdle: Int32 = 5  // SCHED_IDLE (linux/sched.h); not exported by Glibc to Swift
+        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        }
+    }
+    #endif
+
+    private func work() {
+        while true {
+            condition.lock()
+            while state.head == state.jobs.count { condition.wait() }
+            let job = state.jobs[state.head]
+            state.head += 1
+            if state.head == state.jobs.count {
+                state.jobs.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            condition.unlock()
+            job.run()
+        }
+    }
+
+    /// Runs `work` on the pool, in arrival order, and returns its result.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            state.jobs.append(Job { continuation.resume(with: Result { try work() }) })
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Jobs waiting for a thread.
+    public var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.jobs.count - state.head
     }
 
     /// A default width that leaves at least one core for request handling.
@@ -46,6 +102,13 @@ public final class AsyncSemaphore: Sendable {
     }
 
     public func acquire() async {
+        // Uncontended: take a permit without suspending the task.
+        let taken = state.withLock { state -> Bool in
+            guard state.available > 0, state.waiters.isEmpty else { return false }
+            state.available -= 1
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
                 if state.available > 0 {

@@ -35,6 +35,7 @@ extension EmbeddedUserPool {
             return queued
         }
         liveness.invalidate(sub: sub)
+        profileCache?.invalidate(sub)
         logger.info("account deleted", metadata: ["user.sub": .string(sub)])
         if let vault, !queued.isEmpty { await vault.attempt(ids: queued, logger: logger) }
     }

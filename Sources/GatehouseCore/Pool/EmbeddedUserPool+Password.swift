@@ -59,6 +59,7 @@ extension EmbeddedUserPool {
         switch outcome {
         case .reset(let user, let ended):
             liveness.invalidate(sessionIDs: ended)
+            profileCache?.invalidate(user.id)
             try await limiter.reset([codeBuckets[0], limiter.bucket(limits.signInPerAccount, email.key)])
             await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
             logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])

@@ -32,6 +32,7 @@ extension EmbeddedUserPool {
         case .existing(let existing):
             user = existing
             isNew = false
+            profileCache?.invalidate(existing.id)
         case .created(let created, let replaced):
             user = created
             isNew = true
@@ -48,6 +49,15 @@ extension EmbeddedUserPool {
     }
 
     private func resolve(_ identity: VerifiedIdentity, nameHint: String?) async throws -> Resolution {
+        // The common case — a returning user with nothing new to record — needs no write.
+        let known: UserRecord? = try await store.read { tx in
+            guard let (link, user) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject)
+            else { return nil }
+            let linkCurrent = identity.email == nil || (link.email == identity.email && link.emailVerified == identity.emailVerified)
+            let nothingToFill = (user.name != nil || (identity.name ?? nameHint) == nil) && (user.email != nil || identity.email == nil)
+            return linkCurrent && nothingToFill ? user : nil
+        }
+        if let known { return .existing(known) }
         let now = clock.now()
         let newID = random.uuid()
         let verifiedKey = identity.emailVerified ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil

@@ -20,11 +20,13 @@ public struct EmbeddedUserPool: IdentityProvider {
     let events: any AuthEventObserver
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
     let appleVault: AppleTokenVault?
+    /// The profile cache to invalidate when a change here touches a profile.
+    let profileCache: ProfileCache?
 
     public init(
         settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
         mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
-        liveness: CachedSessionLiveness, events: any AuthEventObserver, appleVault: AppleTokenVault? = nil
+        liveness: CachedSessionLiveness, events: any AuthEventObserver, appleVault: AppleTokenVault? = nil, profileCache: ProfileCache? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -39,6 +41,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.liveness = liveness
         self.events = events
         self.appleVault = appleVault
+        self.profileCache = profileCache
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not
@@ -135,6 +138,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     }
 
     /// Keeps the just-in-time profile (if the app already made one) in step with the pool user.
+    /// Callers invalidate ``profileCache`` once the transaction committed.
     func syncProfile(with user: UserRecord, in tx: any StoreTransaction) async throws {
         guard var profile = try await tx.profile(sub: user.id) else { return }
         profile.email = user.email

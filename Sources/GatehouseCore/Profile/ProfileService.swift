@@ -7,20 +7,26 @@ public struct ProfileService: Sendable {
     let store: any GatehouseStore
     let provider: any IdentityProvider
     let clock: any TimeSource
+    let cache: ProfileCache?
 
-    public init(store: any GatehouseStore, provider: any IdentityProvider, clock: any TimeSource) {
+    public init(store: any GatehouseStore, provider: any IdentityProvider, clock: any TimeSource, cache: ProfileCache? = nil) {
         self.store = store
         self.provider = provider
         self.clock = clock
+        self.cache = cache
     }
 
     public func view(for principal: Principal, logger: Logger) async throws -> ProfileView {
         let sub = principal.sub
+        if let cached = cache?.get(sub) { return cached }
         let existing: ProfileView? = try await store.read { tx in
             guard let profile = try await tx.profile(sub: sub) else { return nil }
             return ProfileView(profile: profile, identities: try await Self.linked(tx, sub))
         }
-        if let existing { return existing }
+        if let existing {
+            cache?.put(existing)
+            return existing
+        }
         let seed = try await provider.profileSeed(for: principal, logger: logger)
         let now = clock.now()
         let view: ProfileView = try await store.write { tx in
@@ -29,6 +35,7 @@ public struct ProfileService: Sendable {
             return ProfileView(profile: profile, identities: try await Self.linked(tx, sub))
         }
         logger.info("profile created just in time", metadata: ["user.sub": .string(sub)])
+        cache?.put(view)
         return view
     }
 
@@ -37,6 +44,7 @@ public struct ProfileService: Sendable {
         _ = try await view(for: principal, logger: logger)
         let sub = principal.sub
         let now = clock.now()
+        defer { cache?.invalidate(sub) }
         return try await store.write { tx in
             guard var profile = try await tx.profile(sub: sub) else {
                 throw GatehouseError(.notFound, "The profile no longer exists.")
@@ -57,6 +65,7 @@ public struct ProfileService: Sendable {
     }
 
     public func delete(for principal: Principal, logger: Logger) async throws {
+        defer { cache?.invalidate(principal.sub) }
         try await provider.deleteAccount(principal: principal, logger: logger)
     }
 

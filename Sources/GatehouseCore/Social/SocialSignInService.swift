@@ -36,13 +36,16 @@ public struct SocialSignInService: Sendable {
         }
     }
 
-    /// Verifies with the per-client failure limit applied.
+    /// Verifies, counting failures per client address. A client past its limit gets 429 for further
+    /// failed tokens. The check runs only when verification fails: that costs microseconds (no
+    /// network: keys are cached), and a valid token cannot be forged, so the success path needs no
+    /// database read.
     public func verify(_ token: String, nonce: String?, with verifier: ProviderTokenVerifier, client: ClientInfo) async throws -> VerifiedIdentity {
-        let bucket = limiter.bucket(limiter.settings.exchangePerClient, client.address)
-        try await limiter.ensureAllowed([bucket])
         do {
             return try await verifier.verify(token, rawNonce: nonce)
         } catch let error as GatehouseError where error.code == .invalidToken {
+            let bucket = limiter.bucket(limiter.settings.exchangePerClient, client.address)
+            try await limiter.ensureAllowed([bucket])
             try await limiter.recordFailure([bucket])
             throw error
         }

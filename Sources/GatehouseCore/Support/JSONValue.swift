@@ -103,7 +103,7 @@ extension JSONValue {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, into out: inout [UInt8]) {
+    static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Where the core gets randomness: a CSPRNG in production, a seeded source in tests.
@@ -5,13 +6,17 @@ public protocol RandomSource: Sendable {
     func bytes(_ count: Int) -> [UInt8]
 }
 
-/// The operating system's CSPRNG (`getrandom(2)` on Linux, `SecRandomCopyBytes` on Apple platforms).
+/// A CSPRNG: BoringSSL's `RAND_bytes` (seeded from the operating system) through swift-crypto,
+/// which fills a buffer without a system call per 8 bytes.
 public struct SystemRandomSource: RandomSource {
     public init() {}
 
     public func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
+        if count > 0, count % 8 == 0 {
+            return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+        }
         var out = [UInt8](repeating: 0, count: count)
+        var generator = SystemRandomNumberGenerator()
         var index = 0
         while index < count {
             var word = generator.next()
@@ -55,9 +60,14 @@ extension RandomSource {
         var b = bytes(16)
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80
-        let hex = b.map { String(format: "%02x", $0) }.joined()
-        let chars = Array(hex)
-        return String(chars[0..<8]) + "-" + String(chars[8..<12]) + "-" + String(chars[12..<16]) + "-"
-            + String(chars[16..<20]) + "-" + String(chars[20..<32])
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(36)
+        for (index, byte) in b.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -17,6 +17,8 @@ public struct SigningKey: Sendable {
     public let retiredAt: Date?
     /// After this the key is no longer published or accepted.
     public let expiresAt: Date?
+    /// The same key in the system's OpenSSL, when that is available and passed its check (faster).
+    let openSSL: RS256OpenSSLSigner?
 
     public init(kid: String, use: Use, privateKey: _RSA.Signing.PrivateKey, createdAt: Date, retiredAt: Date? = nil, expiresAt: Date? = nil) {
         self.kid = kid
@@ -25,7 +27,11 @@ public struct SigningKey: Sendable {
         self.createdAt = createdAt
         self.retiredAt = retiredAt
         self.expiresAt = expiresAt
+        self.openSSL = SystemOpenSSL.shared?.signer(for: privateKey)
     }
+
+    /// Which library signs with this key: `openssl` or `boringssl`.
+    public var signerName: String { openSSL == nil ? "boringssl" : "openssl" }
 
     public static func generate(use: Use, kid: String, now: Date) throws -> SigningKey {
         SigningKey(kid: kid, use: use, privateKey: try _RSA.Signing.PrivateKey(keySize: .bits2048), createdAt: now)
@@ -33,9 +39,11 @@ public struct SigningKey: Sendable {
 
     public var publicKey: _RSA.Signing.PublicKey { privateKey.publicKey }
 
+    /// RS256: PKCS #1 v1.5 over SHA-256.
     public func sign(_ input: [UInt8]) throws -> [UInt8] {
-        let signature = try privateKey.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
-        return Array(signature.rawRepresentation)
+        let digest = SHA256.hash(data: input)
+        if let openSSL, let signature = openSSL.sign(digest: Array(digest)) { return signature }
+        return Array(try privateKey.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation)
     }
 
     /// The public JWK (`kty`, `kid`, `alg`, `use`, `n`, `e`).

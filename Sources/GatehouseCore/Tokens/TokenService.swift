@@ -8,13 +8,15 @@ public struct TokenService: Sendable {
     let clock: any TimeSource
     let random: any RandomSource
     let verifier: AccessTokenVerifier
+    let verified: VerifiedTokenCache?
 
-    public init(settings: TokenSettings, keyring: Keyring, clock: any TimeSource, random: any RandomSource) {
+    public init(settings: TokenSettings, keyring: Keyring, clock: any TimeSource, random: any RandomSource, cache: VerifiedTokenCache? = nil) {
         self.settings = settings
         self.keyring = keyring
         self.clock = clock
         self.random = random
         self.verifier = AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway)
+        self.verified = cache
     }
 
     public struct Issued: Sendable {
@@ -27,50 +29,55 @@ public struct TokenService: Sendable {
         let keys = keyring.snapshot
         let now = clock.now().epochSeconds
         let authTime = session.authTime.epochSeconds
-        var id: [String: JSONValue] = [
-            "sub": .string(subject.sub),
-            "iss": .string(settings.issuer),
-            "aud": .string(settings.clientID),
-            "token_use": "id",
-            "auth_time": .number(Double(authTime)),
-            "iat": .number(Double(now)),
-            "exp": .number(Double(now + Int64(settings.idTokenLifetime))),
-            "jti": .string(random.uuid()),
-            "origin_jti": .string(session.id),
-            "cognito:username": .string(subject.sub),
-            "email_verified": .bool(subject.emailVerified),
-        ]
-        if let email = subject.email { id["email"] = .string(email) }
-        if let name = subject.name { id["name"] = .string(name) }
-        if let nonce { id["nonce"] = .string(nonce) }
-        let access: [String: JSONValue] = [
-            "sub": .string(subject.sub),
-            "iss": .string(settings.issuer),
-            "client_id": .string(settings.clientID),
-            "token_use": "access",
-            "scope": .string(settings.scope),
-            "auth_time": .number(Double(authTime)),
-            "iat": .number(Double(now)),
-            "exp": .number(Double(now + Int64(settings.accessTokenLifetime))),
-            "jti": .string(random.uuid()),
-            "origin_jti": .string(session.id),
-            "username": .string(subject.sub),
-        ]
+        var id = JSONObjectWriter()
+        id.string("sub", subject.sub)
+        id.string("iss", settings.issuer)
+        id.string("aud", settings.clientID)
+        id.string("token_use", "id")
+        id.integer("auth_time", authTime)
+        id.integer("iat", now)
+        id.integer("exp", now + Int64(settings.idTokenLifetime))
+        id.string("jti", random.uuid())
+        id.string("origin_jti", session.id)
+        id.string("cognito:username", subject.sub)
+        if let email = subject.email { id.string("email", email) }
+        id.bool("email_verified", subject.emailVerified)
+        if let name = subject.name { id.string("name", name) }
+        if let nonce { id.string("nonce", nonce) }
+        var access = JSONObjectWriter()
+        access.string("sub", subject.sub)
+        access.string("iss", settings.issuer)
+        access.string("client_id", settings.clientID)
+        access.string("token_use", "access")
+        access.string("scope", settings.scope)
+        access.integer("auth_time", authTime)
+        access.integer("iat", now)
+        access.integer("exp", now + Int64(settings.accessTokenLifetime))
+        access.string("jti", random.uuid())
+        access.string("origin_jti", session.id)
+        access.string("username", subject.sub)
         return Issued(
-            idToken: try Self.sign(.object(id), with: keys.idSigner),
-            accessToken: try Self.sign(.object(access), with: keys.accessSigner),
+            idToken: try Self.sign(id.finish(), with: keys.idSigner),
+            accessToken: try Self.sign(access.finish(), with: keys.accessSigner),
             expiresIn: Int(settings.accessTokenLifetime))
     }
 
-    static func sign(_ claims: JSONValue, with key: SigningKey) throws -> String {
-        try CompactJWS.encode(header: ["alg": "RS256", "typ": "JWT", "kid": .string(key.kid)], claims: claims) {
-            try key.sign($0)
-        }
+    static func sign(_ claims: [UInt8], with key: SigningKey) throws -> String {
+        var header = JSONObjectWriter(capacity: 64)
+        header.string("alg", "RS256")
+        header.string("typ", "JWT")
+        header.string("kid", key.kid)
+        let input = Base64URL.encode(header.finish()) + "." + Base64URL.encode(claims)
+        return input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
     }
 
     /// Verifies signature and claims of an access token (not its session; see ``SessionLiveness``).
     public func verifyAccessToken(_ token: String) throws(GatehouseError) -> VerifiedAccessToken {
-        try verifier.verify(token, keys: keyring.snapshot.accessKeys, now: clock.now())
+        let now = clock.now()
+        if let hit = verified?.get(token, now: now, leeway: verifier.leeway) { return hit }
+        let claims = try verifier.verify(token, keys: keyring.snapshot.accessKeys, now: now)
+        verified?.put(token, claims)
+        return claims
     }
 
     /// The JWKS document.

@@ -54,9 +54,13 @@ enum JSONBody {
 /// profiles.
 enum JSONResponse {
     static func make(_ status: HTTPResponse.Status = .ok, _ value: JSONValue, noStore: Bool = true) -> Response {
+        make(status, body: value.serialized(), noStore: noStore)
+    }
+
+    static func make(_ status: HTTPResponse.Status = .ok, body: [UInt8], noStore: Bool = true) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if noStore { headers[.cacheControl] = "no-store" }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.serialized())))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     static func noContent() -> Response {

@@ -3,16 +3,15 @@ import GatehouseCore
 
 /// The JSON shapes of CONTRACT.md, built from core values.
 enum WireFormat {
-    static func tokens(_ tokens: AuthTokens) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "id_token": .string(tokens.idToken),
-            "access_token": .string(tokens.accessToken),
-            "refresh_token": .string(tokens.refreshToken),
-            "expires_in": .number(Double(tokens.expiresIn)),
-            "token_type": "Bearer",
-        ]
-        if let isNewUser = tokens.isNewUser { object["is_new_user"] = .bool(isNewUser) }
-        return .object(object)
+    static func tokens(_ tokens: AuthTokens) -> [UInt8] {
+        var out = JSONObjectWriter(capacity: tokens.idToken.utf8.count + tokens.accessToken.utf8.count + 256)
+        out.string("id_token", tokens.idToken)
+        out.string("access_token", tokens.accessToken)
+        out.string("refresh_token", tokens.refreshToken)
+        out.integer("expires_in", Int64(tokens.expiresIn))
+        out.string("token_type", "Bearer")
+        if let isNewUser = tokens.isNewUser { out.bool("is_new_user", isNewUser) }
+        return out.finish()
     }
 
     static func codeDelivery(_ delivery: CodeDelivery) -> JSONValue {
@@ -40,7 +39,12 @@ enum WireFormat {
         ]
     }
 
+    /// RFC 3339 in UTC, whole seconds (`2026-11-22T06:14:00Z`).
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: TimeZone(identifier: "UTC")!))
+        var seconds = time_t(date.epochSeconds)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

@@ -31,13 +31,13 @@ enum AuthRoutes {
             let tokens = try await d.provider.signIn(
                 email: try body.string("email", maxLength: EmailAddress.maxLength), password: try body.string("password", maxLength: passwordLimit),
                 client: context.client, logger: context.logger)
-            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+            return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
         routes.on(.post, "/auth/refresh") { request, context in
             let body = try await d.json(request, context)
             let tokens = try await d.provider.refresh(
                 refreshToken: try body.string("refresh_token", maxLength: 8192), client: context.client, logger: context.logger)
-            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+            return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
         routes.on(.post, "/auth/signout") { request, context in
             let body = try await d.json(request, context)

@@ -4,9 +4,11 @@ import Hummingbird
 /// The protected API: the caller's just-in-time profile.
 enum MeRoutes {
     static func register(on routes: RouteRegistry, _ d: RouteDependencies) {
+        let rendered = RenderedProfiles()
         routes.on(.get, "/me") { request, context in
             let principal = try await d.principal(request, context)
-            return JSONResponse.make(.ok, WireFormat.profile(try await d.profiles.view(for: principal, logger: context.logger)))
+            let view = try await d.profiles.view(for: principal, logger: context.logger)
+            return JSONResponse.make(.ok, body: rendered.body(for: view))
         }
         routes.on(.patch, "/me") { request, context in
             let principal = try await d.principal(request, context)
@@ -25,5 +27,20 @@ enum MeRoutes {
             try await d.profiles.delete(for: principal, logger: context.logger)
             return JSONResponse.noContent()
         }
+    }
+}
+
+/// The last rendered body of each profile, reused while the profile is unchanged (GET /me is the hot path).
+final class RenderedProfiles: Sendable {
+    private let bodies = Mutex<[String: (view: ProfileView, body: [UInt8])]>([:])
+
+    func body(for view: ProfileView) -> [UInt8] {
+        if let cached = bodies.withLock({ $0[view.profile.sub] }), cached.view == view { return cached.body }
+        let body = WireFormat.profile(view).serialized()
+        bodies.withLock { bodies in
+            if bodies.count >= 50_000 { bodies.removeAll(keepingCapacity: true) }
+            bodies[view.profile.sub] = (view, body)
+        }
+        return body
     }
 }

@@ -10,7 +10,7 @@ enum SocialRoutes {
             let tokens = try await d.social.signInWithGoogle(
                 idToken: try body.string("id_token", maxLength: 16384), nonce: try body.optionalString("nonce", maxLength: 256),
                 fullName: try body.optionalString("full_name", maxLength: 1024), client: context.client, logger: context.logger)
-            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+            return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
         routes.on(.post, "/auth/apple") { request, context in
             let body = try await d.json(request, context)
@@ -19,7 +19,7 @@ enum SocialRoutes {
                 authorizationCode: try body.optionalString("authorization_code", maxLength: 1024),
                 nonce: try body.optionalString("nonce", maxLength: 256), fullName: try body.optionalString("full_name", maxLength: 1024),
                 client: context.client, logger: context.logger)
-            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+            return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
         routes.on(.get, "/auth/apple/authorize") { request, context in
             let query = request.uri.queryParameters
@@ -49,7 +49,7 @@ enum SocialRoutes {
                 try await d.appleWeb.redeem(
                     code: try body.string("code", maxLength: 256), verifier: try body.string("code_verifier", maxLength: 256), logger: context.logger)
             }
-            return JSONResponse.make(.ok, WireFormat.tokens(tokens))
+            return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
     }
 }

@@ -8,59 +8,51 @@ import SQLiteKit
 import SQLiteNIO
 
 /// SQLite in WAL mode: one writer connection (write transactions take turns, `BEGIN IMMEDIATE`) and a
-/// few reader connections that never wait for the writer. Blocking SQLite calls run on the backend's
-/// own thread pool, never on an event loop.
+/// few reader connections that never wait for the writer. Statements run in place through
+/// ``DirectSQLiteConnection`` (each is microseconds in WAL mode; a busy lock from another process
+/// waits at most `busy_timeout`).
 final class SQLiteBackend: SQLBackend {
     let name = "sqlite"
     let path: String
-    private let threadPool: NIOThreadPool
-    private let writer: SQLiteConnection
+    private let logger: Logger
+    private let writer: DirectSQLiteConnection
     private let writerTurn = AsyncSemaphore(count: 1)
-    private let readers: [SQLiteConnection]
+    private let readers: [DirectSQLiteConnection]
     private let readerSlots: AsyncSemaphore
     private let freeReaders: Mutex<[Int]>
     private let closed = Mutex(false)
 
-    private init(path: String, threadPool: NIOThreadPool, writer: SQLiteConnection, readers: [SQLiteConnection]) {
+    private init(path: String, writer: DirectSQLiteConnection, readers: [DirectSQLiteConnection], logger: Logger) {
         self.path = path
-        self.threadPool = threadPool
         self.writer = writer
         self.readers = readers
+        self.logger = logger
         self.readerSlots = AsyncSemaphore(count: readers.count)
         self.freeReaders = Mutex(Array(readers.indices))
     }
 
-    static func open(path: String, readerCount: Int = 2, logger: Logger) async throws -> SQLiteBackend {
+    static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteBackend {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let pool = NIOThreadPool(numberOfThreads: max(2, readerCount))
-        pool.start()
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        do {
-            let writer = try await SQLiteConnection.open(storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)
-            let db = writer.sql(queryLogLevel: nil)
-            // busy_timeout replaces sqlite-nio's spinning busy handler with SQLite's sleeping one; it
-            // matters only when another process (e.g. `gatehouse migrate`) holds the lock.
-            try await db.raw("PRAGMA busy_timeout = 10000").run()
-            try await db.raw("PRAGMA journal_mode = WAL").run()
-            try await db.raw("PRAGMA synchronous = NORMAL").run()
-            try await db.raw("PRAGMA foreign_keys = ON").run()
-            chmodDatabase(path)
-            var readers: [SQLiteConnection] = []
-            for _ in 0..<max(1, readerCount) {
-                let reader = try await SQLiteConnection.open(storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)
-                let rdb = reader.sql(queryLogLevel: nil)
-                try await rdb.raw("PRAGMA busy_timeout = 10000").run()
-                try await rdb.raw("PRAGMA query_only = ON").run()
-                readers.append(reader)
-            }
-            return SQLiteBackend(path: path, threadPool: pool, writer: writer, readers: readers)
-        } catch {
-            try? await pool.shutdownGracefully()
-            throw error
+        let writer = try DirectSQLiteConnection(path: path)
+        let db = DirectSQLiteDatabase(connection: writer, logger: logger)
+        // busy_timeout matters only when another process (e.g. `gatehouse migrate`) holds the lock.
+        try await db.raw("PRAGMA busy_timeout = 5000").run()
+        try await db.raw("PRAGMA journal_mode = WAL").run()
+        try await db.raw("PRAGMA synchronous = NORMAL").run()
+        try await db.raw("PRAGMA foreign_keys = ON").run()
+        chmodDatabase(path)
+        var readers: [DirectSQLiteConnection] = []
+        for _ in 0..<max(1, readerCount) {
+            let reader = try DirectSQLiteConnection(path: path)
+            let rdb = DirectSQLiteDatabase(connection: reader, logger: logger)
+            try await rdb.raw("PRAGMA busy_timeout = 5000").run()
+            try await rdb.raw("PRAGMA query_only = ON").run()
+            readers.append(reader)
         }
+        return SQLiteBackend(path: path, writer: writer, readers: readers, logger: logger)
     }
 
     /// The database holds password hashes and sealed keys: owner-only.
@@ -77,13 +69,13 @@ final class SQLiteBackend: SQLBackend {
             freeReaders.withLock { $0.append(index) }
             readerSlots.release()
         }
-        return try await body(readers[index].sql(queryLogLevel: nil))
+        return try await body(DirectSQLiteDatabase(connection: readers[index], logger: logger))
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         await writerTurn.acquire()
         defer { writerTurn.release() }
-        let db = writer.sql(queryLogLevel: nil)
+        let db = DirectSQLiteDatabase(connection: writer, logger: logger)
         try await db.raw("BEGIN IMMEDIATE").run()
         do {
             let result = try await body(db)
@@ -96,19 +88,13 @@ final class SQLiteBackend: SQLBackend {
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        switch error.reason {
-        case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return true
-        default: return false
-        }
+        (error as? DirectSQLiteError)?.isUniqueViolation ?? false
     }
 
     func isUnavailable(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        switch error.reason {
-        case .busy, .busyTimeout, .locked, .ioError, .full, .cantOpen, .readOnly, .notADatabase, .corrupt, .misuse: return true
-        default: return false
-        }
+        guard let error = error as? DirectSQLiteError else { return false }
+        // BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB, MISUSE (closed)
+        return [5, 6, 7, 8, 10, 11, 13, 14, 26, 21].contains(error.primaryCode)
     }
 
     func prepareForMigration() async throws {}
@@ -123,8 +109,10 @@ final class SQLiteBackend: SQLBackend {
             return closed
         }
         if alreadyClosed { return }
-        for reader in readers { try? await reader.close() }
-        try? await writer.close()
-        try await threadPool.shutdownGracefully()
+        // Wait for the writer's turn so no transaction is cut in half.
+        await writerTurn.acquire()
+        for reader in readers { reader.close() }
+        writer.close()
+        writerTurn.release()
     }
 }

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Gatehouse benchmark: a release build of the server on loopback, loaded with wrk (Debian's package).
+# Prints requests/s and latency percentiles for the hot endpoints, and ratios to a baseline measured
+# in the same run (absolute numbers on shared machines are noise; ratios are what we track).
+#
+#   Benchmarks/run.sh                 # everything, ~3 minutes after the build
+#   DURATION=5s Benchmarks/run.sh     # shorter runs
+#
+# Needs: wrk, curl, python3 with PyJWT and cryptography (for the fake Google key server), openssl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10s}
+PORT=${PORT:-18555}
+GOOGLE_PORT=$((PORT + 1))
+BIN=.build/release/gatehouse
+WORK=$(mktemp -d /tmp/gatehouse-bench.XXXXXX)
+BASE="http://127.0.0.1:$PORT"
+CORES=$(nproc)
+
+for tool in wrk curl python3 openssl; do command -v "$tool" >/dev/null || { echo "missing: $tool (apt-get install wrk curl openssl)"; exit 1; }; done
+[ -x "$BIN" ] || swift build -c release --product gatehouse
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+python3 Benchmarks/fake_google.py "$GOOGLE_PORT" bench-client "$WORK/google-token" &
+pids+=($!)
+
+start_server() {
+    GATEHOUSE_DATA_DIR="$WORK/data" GATEHOUSE_HTTP_PORT=$PORT GATEHOUSE_LOG_LEVEL=warning \
+    GATEHOUSE_GOOGLE_CLIENT_IDS=bench-client GATEHOUSE_GOOGLE_JWKS_URL="http://127.0.0.1:$GOOGLE_PORT/certs" \
+    GATEHOUSE_ISSUER="$BASE" "$BIN" serve >"$WORK/server.log" 2>&1 &
+    SERVER=$!
+    pids+=($SERVER)
+}
+
+wait_ready() {
+    for _ in $(seq 1 400); do curl -sf "$BASE/health" >/dev/null && return 0; sleep 0.01; done
+    echo "server did not start"; cat "$WORK/server.log"; exit 1
+}
+
+# 1. Start-up: first start (creates keys), then a restart to first 200 on /health.
+start_server; wait_ready; kill "$SERVER"; wait "$SERVER" 2>/dev/null || true
+t0=$(date +%s%N); start_server; wait_ready; t1=$(date +%s%N)
+STARTUP_MS=$(( (t1 - t0) / 1000000 ))
+
+# 2. A user and an access token.
+curl -sf "$BASE/auth/signup" -H 'content-type: application/json' -d '{"email":"bench@example.com","password":"bench pass 123"}' >/dev/null
+CODE=$(grep -hoE '^ +[0-9]{6}' "$WORK"/data/outbox/*confirm_signup.eml | tail -1 | tr -d ' \r')
+curl -sf "$BASE/auth/confirm" -H 'content-type: application/json' -d "{\"email\":\"bench@example.com\",\"code\":\"$CODE\"}" >/dev/null
+ACCESS=$(curl -sf "$BASE/auth/signin" -H 'content-type: application/json' -d '{"email":"bench@example.com","password":"bench pass 123"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+
+cat >"$WORK/me.lua" <<LUA
+wrk.headers["Authorization"] = "Bearer $ACCESS"
+LUA
+cat >"$WORK/signin.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"email":"bench@example.com","password":"bench pass 123"}'
+LUA
+GOOGLE_TOKEN=$(cat "$WORK/google-token")
+cat >"$WORK/google.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"id_token":"$GOOGLE_TOKEN"}'
+LUA
+curl -sf "$BASE/auth/google" -H 'content-type: application/json' -d "{\"id_token\":\"$GOOGLE_TOKEN\"}" >/dev/null || { echo "google exchange failed"; exit 1; }
+
+# wrk → "rps p50 p90 p99 non2xx"
+measure() { # connections script path
+    local out
+    out=$(wrk -t2 -c"$1" -d"$DURATION" --latency ${2:+-s "$2"} "$BASE$3")
+    python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+def ms(label):
+    m = re.search(r"^\s*%s%%\s+([\d.]+)(us|ms|s)\s*$" % label, text, re.M)
+    if not m: return float("nan")
+    v = float(m.group(1)); return v / 1000 if m.group(2) == "us" else v * 1000 if m.group(2) == "s" else v
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+print(f"{rps:.0f} {ms('50'):.3f} {ms('90'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}")
+PY
+}
+
+# Waits until the server has finished queued work (e.g. password hashes) so phases do not overlap.
+wait_idle() {
+    local before after
+    for _ in $(seq 1 120); do
+        before=$(awk '{print $14 + $15}' /proc/"$SERVER"/stat); sleep 0.5; after=$(awk '{print $14 + $15}' /proc/"$SERVER"/stat)
+        [ $((after - before)) -le 2 ] && return 0
+    done
+}
+
+row() { printf "| %-44s | %9s | %8s | %8s | %8s | %6s |\n" "$@"; }
+echo
+echo "Gatehouse benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $CORES cores, wrk -t2 -d$DURATION, release build, log level warning"
+row "endpoint (connections)" "req/s" "p50 ms" "p90 ms" "p99 ms" "non-2xx"
+row "---" "---" "---" "---" "---" "---"
+read -r H_RPS H_P50 H_P90 H_P99 H_BAD < <(measure 64 "" /health);                row "GET /health (64)" "$H_RPS" "$H_P50" "$H_P90" "$H_P99" "$H_BAD"
+read -r M_RPS M_P50 M_P90 M_P99 M_BAD < <(measure 64 "$WORK/me.lua" /me);        row "GET /me with a valid access token (64)" "$M_RPS" "$M_P50" "$M_P90" "$M_P99" "$M_BAD"
+read -r I_RPS I_P50 I_P90 I_P99 I_BAD < <(measure 4 "" /health);                 row "GET /health idle (4)" "$I_RPS" "$I_P50" "$I_P90" "$I_P99" "$I_BAD"
+
+# /health while 16 clients sign in continuously (scrypt N=2^17 on the bounded pool).
+wrk -t1 -c16 -d"$DURATION" --latency -s "$WORK/signin.lua" "$BASE/auth/signin" >"$WORK/signin.out" 2>&1 &
+SIGNIN=$!
+sleep 1
+read -r L_RPS L_P50 L_P90 L_P99 L_BAD < <(measure 4 "" /health);                 row "GET /health while 16 clients sign in (4)" "$L_RPS" "$L_P50" "$L_P90" "$L_P99" "$L_BAD"
+wait "$SIGNIN" || true
+wait_idle
+S_RPS=$(grep -oE "Requests/sec:\s+[0-9.]+" "$WORK/signin.out" | grep -oE "[0-9.]+$")
+row "POST /auth/signin, the 16 clients" "$S_RPS" "" "" "" "$(grep -oE 'Non-2xx or 3xx responses: [0-9]+' "$WORK/signin.out" | grep -oE '[0-9]+$' || echo 0)"
+
+# The signing ceiling, measured right before and right after the exchange run (shared machines drift).
+signs() { openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ {print $6}'; }
+SIGNS_BEFORE=$(signs)
+read -r G_RPS G_P50 G_P90 G_P99 G_BAD < <(measure 16 "$WORK/google.lua" /auth/google); row "POST /auth/google with a valid token (16)" "$G_RPS" "$G_P50" "$G_P90" "$G_P99" "$G_BAD"
+SIGNS_AFTER=$(signs)
+
+wait_idle
+RSS_MB=$(awk '/VmRSS/ {printf "%.1f", $2/1024}' /proc/"$SERVER"/status)
+PEAK_MB=$(awk '/VmHWM/ {printf "%.1f", $2/1024}' /proc/"$SERVER"/status)
+SIGNS=$(python3 -c "print(($SIGNS_BEFORE + $SIGNS_AFTER) / 2)")
+CEILING=$(python3 -c "print(round($SIGNS * $CORES / 2))")
+
+echo
+python3 - <<PY
+me, health = $M_RPS, $H_RPS
+idle99, load99 = $I_P99, $L_P99
+google, ceiling = $G_RPS, $CEILING
+print(f"GET /me ÷ GET /health, req/s:                 {me/health:.2f}   (target ≥ 0.50)")
+print(f"GET /me p99 at 64 connections:               {$M_P99:.2f} ms (target < 10 ms)")
+print(f"/health p99 under sign-in load ÷ idle p99:   {load99/idle99:.2f}   (target < 5)")
+print(f"POST /auth/google ÷ RSA-2048 signing ceiling: {google/ceiling:.2f}   (target ≥ 0.60; ceiling = {$SIGNS:.0f} signs/s [openssl speed before {$SIGNS_BEFORE:.0f}, after {$SIGNS_AFTER:.0f}] × {$CORES} cores ÷ 2 = {ceiling:.0f}/s)")
+print(f"resident memory after the runs:              {$RSS_MB} MB (target < 100 MB; peak while hashing {$PEAK_MB} MB)")
+print(f"restart to first 200 on /health:             {$STARTUP_MS} ms (target < 1000 ms)")
+PY

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Recently read profiles, so GET /me usually costs no database round trip. Like the session cache,
+/// this process's own writes invalidate entries at once; the TTL bounds how long a change made by
+/// another instance takes to show here.
+public final class ProfileCache: Sendable {
+    private struct Entry {
+        var view: ProfileView
+        var cachedAt: Date
+    }
+
+    private let clock: any TimeSource
+    private let ttl: TimeInterval
+    private let maxEntries: Int
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init(clock: any TimeSource, ttl: TimeInterval, maxEntries: Int = 50_000) {
+        self.clock = clock
+        self.ttl = ttl
+        self.maxEntries = maxEntries
+    }
+
+    func get(_ sub: String) -> ProfileView? {
+        guard ttl > 0, let entry = entries.withLock({ $0[sub] }) else { return nil }
+        let age = clock.now().timeIntervalSince(entry.cachedAt)
+        return age >= 0 && age < ttl ? entry.view : nil
+    }
+
+    func put(_ view: ProfileView) {
+        guard ttl > 0 else { return }
+        let now = clock.now()
+        entries.withLock { entries in
+            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
+            entries[view.profile.sub] = Entry(view: view, cachedAt: now)
+        }
+    }
+
+    /// Forgets a user's profile (call after the change committed).
+    public func invalidate(_ sub: String) {
+        _ = entries.withLock { $0.removeValue(forKey: sub) }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Writes one JSON object member by member, in the order given, straight into bytes. For the hot
+/// paths (token claims, token responses) where building a ``JSONValue`` dictionary first would only
+/// cost allocations.
+public struct JSONObjectWriter: Sendable {
+    private var bytes: [UInt8]
+    private var first = true
+
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func key(_ name: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        JSONValue.writeString(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func string(_ name: String, _ value: String) {
+        key(name)
+        JSONValue.writeString(value, into: &bytes)
+    }
+
+    public mutating func integer(_ name: String, _ value: Int64) {
+        key(name)
+        bytes.append(contentsOf: Array(String(value).utf8))
+    }
+
+    public mutating func bool(_ name: String, _ value: Bool) {
+        key(name)
+        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+    }
+
+    public mutating func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
