@@ -89,7 +89,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         discovery: DiscoveryDocuments(
             issuer: issuer, jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks }, openAPI: OpenAPIDocument.bytes))
     let router = Router(context: GatehouseRequestContext.self)
-    let routeTable = GatehouseRoutes.install(on: router, dependencies, trustedProxies: configuration.trustedProxies, metrics: metrics)
+    let routeTable = GatehouseRoutes.install(on: router, dependencies, web: WebPage(configuration: configuration), trustedProxies: configuration.trustedProxies, metrics: metrics)
 
     var services: [any Service] = []
     if let storeService { services.append(storeService) }
@@ -119,8 +119,9 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
 
 /// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.
 enum GatehouseRoutes {
-    static func install(on router: Router<GatehouseRequestContext>, _ dependencies: RouteDependencies, trustedProxies: Set<String>, metrics: GatehouseMetrics) -> RouteTable {
+    static func install(on router: Router<GatehouseRequestContext>, _ dependencies: RouteDependencies, web: WebPage, trustedProxies: Set<String>, metrics: GatehouseMetrics) -> RouteTable {
         let registry = RouteRegistry()
+        WebRoutes.register(on: registry, web)
         AuthRoutes.register(on: registry, dependencies)
         MeRoutes.register(on: registry, dependencies)
         SocialRoutes.register(on: registry, dependencies)

@@ -92,6 +92,13 @@ extension GatehouseConfiguration {
         }
         c.requireNonce = try reader.bool("GATEHOUSE_REQUIRE_NONCE") ?? c.requireNonce
 
+        c.webGoogleClientID = reader.string("GATEHOUSE_WEB_GOOGLE_CLIENT_ID")
+        if let web = c.webGoogleClientID, !c.googleClientIDs.contains(web) {
+            throw ConfigurationError("GATEHOUSE_WEB_GOOGLE_CLIENT_ID must also be listed in GATEHOUSE_GOOGLE_CLIENT_IDS.")
+        }
+        c.webAppleRedirectURI = try reader.url("GATEHOUSE_WEB_APPLE_REDIRECT_URI")
+        c.webDirectory = reader.string("GATEHOUSE_WEB_DIR")
+
         c.mail = reader.string("GATEHOUSE_MAIL") ?? c.mail
         guard c.mail == "outbox" else {
             throw ConfigurationError("GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet.")

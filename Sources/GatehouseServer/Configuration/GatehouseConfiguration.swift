@@ -70,6 +70,14 @@ public struct GatehouseConfiguration: Sendable {
     public var appleCallbackMode: AppleWebFlow.CallbackMode = .handoff
     public var requireNonce = false
 
+    // Web page
+    /// The Google client id the web page's button uses (one of `googleClientIDs`); none hides it.
+    public var webGoogleClientID: String?
+    /// The redirect URI Sign in with Apple JS is registered with (popup mode); defaults to the issuer.
+    public var webAppleRedirectURI: String?
+    /// Serve the page from this directory instead of the embedded copy (development).
+    public var webDirectory: String?
+
     // Mail
     /// `outbox` or an `smtp://` / `smtps://` URL.
     public var mail: String = "outbox"

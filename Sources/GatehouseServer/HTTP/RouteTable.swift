@@ -17,7 +17,14 @@ public final class RouteTable: Sendable {
     public func methods(for path: String) -> [HTTPRequest.Method] {
         var normalized = path
         while normalized.count > 1, normalized.hasSuffix("/") { normalized.removeLast() }
-        return methods[normalized] ?? []
+        if let exact = methods[normalized] { return exact }
+        // Templates: `{name}` matches one segment.
+        let segments = normalized.split(separator: "/", omittingEmptySubsequences: false)
+        for (template, allowed) in methods where template.contains("{") {
+            let parts = template.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == segments.count, zip(parts, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 }) { return allowed }
+        }
+        return []
     }
 
     /// Every (path, method) pair.

@@ -35,6 +35,8 @@ tags:
     description: Keys and metadata for token verifiers.
   - name: operations
     description: Health, readiness, metrics and this document.
+  - name: web
+    description: The web app served by Gatehouse itself.
 paths:
   /auth/signup:
     post:
@@ -469,6 +471,33 @@ paths:
                   jwks_uri: {type: string}
                   id_token_signing_alg_values_supported: {type: array, items: {type: string}}
                   claims_supported: {type: array, items: {type: string}}
+  /:
+    get:
+      tags: [web]
+      operationId: webPage
+      summary: The web app (sign-up, sign-in, password reset, profile), with a strict Content-Security-Policy.
+      responses:
+        '200':
+          description: The page.
+          content:
+            text/html:
+              schema: {type: string}
+  /assets/{file}:
+    get:
+      tags: [web]
+      operationId: webAsset
+      summary: The web app's scripts and styles.
+      parameters:
+        - {name: file, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: The file.
+          content:
+            text/javascript:
+              schema: {type: string}
+            text/css:
+              schema: {type: string}
+        '404': {$ref: '#/components/responses/NotFound'}
   /health:
     get:
       tags: [operations]

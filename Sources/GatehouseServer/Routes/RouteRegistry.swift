@@ -14,8 +14,14 @@ final class RouteRegistry {
 
     var table: RouteTable { RouteTable(routes.map { ($0.path, $0.method) }) }
 
+    /// Paths are written `/assets/{file}` (as the OpenAPI document does); Hummingbird gets `:file`.
     func install(on router: Router<GatehouseRequestContext>) {
-        for route in routes { router.on(RouterPath(route.path), method: route.method, use: route.handler) }
+        for route in routes {
+            let hummingbirdPath = route.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+                segment.hasPrefix("{") && segment.hasSuffix("}") ? ":" + segment.dropFirst().dropLast() : segment
+            }.joined(separator: "/")
+            router.on(RouterPath(hummingbirdPath), method: route.method, use: route.handler)
+        }
     }
 }
 

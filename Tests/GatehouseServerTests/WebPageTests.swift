@@ -1,0 +1,55 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import GatehouseServer
+
+@Suite("Web page")
+struct WebPageTests {
+    static let webDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Web")
+
+    @Test func theEmbeddedCopyMatchesWeb() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names == WebAssets.files.keys.sorted(), "run scripts/embed-web-assets.py")
+        for name in names {
+            let onDisk = try Data(contentsOf: Self.webDirectory.appendingPathComponent(name))
+            #expect(Data(base64Encoded: WebAssets.files[name]?.base64 ?? "") == onDisk, "\(name) changed: run scripts/embed-web-assets.py")
+        }
+    }
+
+    @Test func servesThePageWithAStrictPolicyAndEscapedConfiguration() async throws {
+        let app = try await TestApp.make { c in
+            c.googleClientIDs = ["web\"><script>x</script>.apps.googleusercontent.com"]
+            c.webGoogleClientID = c.googleClientIDs[0]
+        }
+        try await app.router { client in
+            let page = try await client.send(.get, "/")
+            #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
+            let csp = try #require(page.headers[.contentSecurityPolicy])
+            #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self' https://accounts.google.com/gsi/client"))
+            #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval") && csp.contains("frame-ancestors 'none'"))
+            #expect(page.bodyText.contains(#"name="gatehouse-config""#))
+            #expect(!page.bodyText.contains("<script>x</script>"), "configuration is escaped into the attribute")
+            #expect(page.headers[.init("X-Frame-Options")!] == "DENY")
+            for (name, asset) in WebAssets.files where name != "index.html" {
+                let reply = try await client.send(.get, "/assets/\(name)")
+                #expect(reply.status == .ok && reply.headers[.contentType] == asset.contentType, "\(name)")
+            }
+            #expect(try await client.send(.get, "/assets/index.html").status == .notFound)
+            #expect(try await client.send(.get, "/assets/..%2Fmaster.key").status == .notFound)
+            #expect(try await client.send(.get, "/assets/nope.js").errorCode == "not_found")
+            #expect(try await client.send(.post, "/assets/app.js").status == .methodNotAllowed)
+        }
+    }
+
+    @Test func providersStayOffThePolicyUnlessConfigured() async throws {
+        let app = try await TestApp.make()
+        try await app.router { client in
+            let csp = try await client.send(.get, "/").headers[.contentSecurityPolicy] ?? ""
+            #expect(!csp.contains("google") && !csp.contains("apple") && csp.contains("frame-src 'none'"))
+        }
+    }
+}
