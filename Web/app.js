@@ -1,1 +1,452 @@
-document.getElementById('app').textContent='Gatehouse';
+// Gatehouse's sign-in page: plain JavaScript against the HTTP contract, no build step, no libraries.
+//
+// Where tokens live: the access and ID tokens only in memory; the refresh token in sessionStorage,
+// so a reload keeps the user signed in while closing the tab signs them out, and nothing lands in
+// localStorage (long-lived, shared by every tab) or in a URL. A strict CSP (no inline script, no
+// third-party script unless Google or Apple is configured) keeps other code from reading them.
+'use strict';
+
+(function () {
+  const config = readConfig();
+  const REFRESH_KEY = 'gatehouse.refresh_token';
+  let session = null; // { access, id, refresh, expiresAt }
+  let pendingEmail = null;
+  let pendingPassword = null; // kept in memory between sign-up and confirmation, to sign in after
+
+  // ---------- configuration and small helpers ----------
+
+  function readConfig() {
+    const meta = document.querySelector('meta[name="gatehouse-config"]');
+    try { return meta ? JSON.parse(meta.getAttribute('content')) : {}; } catch (e) { return {}; }
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  const MESSAGES = {
+    invalid_credentials: 'Incorrect email or password.',
+    user_not_confirmed: 'Confirm your email address first. Enter the code we sent you.',
+    code_mismatch: 'That code is not right. Check the email and try again.',
+    code_expired: 'That code has expired. Ask for a new one.',
+    invalid_grant: 'Your session has ended. Please sign in again.',
+    unauthorized: 'Your session has ended. Please sign in again.',
+    invalid_token: 'The sign-in could not be verified. Please try again.',
+    provider_disabled: 'This sign-in method is not available.',
+    conflict: null, // the server's message says what to do
+    invalid_password: null,
+    invalid_request: null,
+    upstream_unavailable: 'The sign-in service is busy. Try again in a moment.',
+    unavailable: 'The service is temporarily unavailable. Try again in a moment.',
+  };
+
+  function messageFor(error) {
+    if (error.code === 'too_many_requests') {
+      return error.retryAfter ? `Too many attempts. Try again in ${error.retryAfter} seconds.` : 'Too many attempts. Try again later.';
+    }
+    if (error.code === 'network') return 'Cannot reach the server. Check your connection and try again.';
+    const known = MESSAGES[error.code];
+    return known || error.message || 'Something went wrong. Please try again.';
+  }
+
+  class ApiError extends Error {
+    constructor(code, message, status, retryAfter) {
+      super(message);
+      this.code = code;
+      this.status = status;
+      this.retryAfter = retryAfter;
+    }
+  }
+
+  async function api(method, path, body, bearer) {
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (bearer) headers.Authorization = 'Bearer ' + bearer;
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+    } catch (e) {
+      throw new ApiError('network', 'Cannot reach the server.', 0);
+    }
+    if (response.status === 204) return null;
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) {
+      const err = (data && data.error) || {};
+      const retry = parseInt(response.headers.get('Retry-After') || '', 10);
+      throw new ApiError(err.code || 'http_' + response.status, err.message || response.statusText, response.status, Number.isFinite(retry) ? retry : undefined);
+    }
+    return data;
+  }
+
+  // ---------- session ----------
+
+  function keep(tokens) {
+    session = {
+      access: tokens.access_token, id: tokens.id_token, refresh: tokens.refresh_token,
+      expiresAt: Date.now() + (tokens.expires_in || 3600) * 1000,
+    };
+    try { sessionStorage.setItem(REFRESH_KEY, session.refresh); } catch (e) { /* private mode: memory only */ }
+  }
+
+  function forget() {
+    session = null;
+    try { sessionStorage.removeItem(REFRESH_KEY); } catch (e) { /* ignore */ }
+  }
+
+  let refreshing = null;
+  function refresh() {
+    // One refresh at a time; concurrent callers share it.
+    if (!refreshing) {
+      const token = session ? session.refresh : sessionStorage.getItem(REFRESH_KEY);
+      refreshing = (async () => {
+        if (!token) throw new ApiError('invalid_grant', 'Not signed in.', 401);
+        try {
+          keep(await api('POST', '/auth/refresh', { refresh_token: token }));
+        } catch (e) {
+          if (e.code === 'invalid_grant') forget();
+          throw e;
+        }
+      })().finally(() => { refreshing = null; });
+    }
+    return refreshing;
+  }
+
+  // Calls a protected endpoint, refreshing ahead of expiry and once after a 401.
+  async function authed(method, path, body) {
+    if (!session || session.expiresAt - Date.now() < 60000) await refresh();
+    try {
+      return await api(method, path, body, session.access);
+    } catch (e) {
+      if (e.code !== 'unauthorized') throw e; // a wrong current password is a 401 too, but not a token problem
+      await refresh();
+      return api(method, path, body, session.access);
+    }
+  }
+
+  // ---------- screens ----------
+
+  const SCREENS = ['signin', 'signup', 'confirm', 'forgot', 'reset', 'profile'];
+
+  function show(name, options) {
+    if (!SCREENS.includes(name)) name = 'signin';
+    if (name === 'profile' && !session) name = 'signin';
+    if (name === 'confirm' && !pendingEmail) name = 'signup';
+    if (name === 'reset' && !pendingEmail) name = 'forgot';
+    for (const screen of SCREENS) $('screen-' + screen).hidden = screen !== name;
+    document.title = ({ signin: 'Sign in', signup: 'Create account', confirm: 'Confirm your email', forgot: 'Reset password', reset: 'New password', profile: 'Your account' })[name] + ' · ' + appName();
+    if (location.hash !== '#/' + name) history.replaceState(null, '', '#/' + name);
+    if (!(options && options.keepFocus)) {
+      const heading = document.querySelector('#screen-' + name + ' h1');
+      if (heading) heading.focus();
+    }
+    if (name === 'profile') loadProfile();
+  }
+
+  function appName() { return config.app_name || 'Gatehouse'; }
+
+  function notice(id, text) {
+    const el = $(id);
+    el.textContent = text || '';
+    el.hidden = !text;
+  }
+
+  function formError(form, text) {
+    const el = form.querySelector('.error');
+    el.textContent = text || '';
+    el.hidden = !text;
+  }
+
+  function invalid(form, input, text) {
+    input.setAttribute('aria-invalid', 'true');
+    formError(form, text);
+    input.focus();
+    return false;
+  }
+
+  // Runs a form's action with its buttons disabled and its errors shown next to it.
+  function onSubmit(formId, action) {
+    const form = $(formId);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      formError(form, '');
+      for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+      const buttons = form.querySelectorAll('button');
+      buttons.forEach((b) => { b.disabled = true; });
+      form.setAttribute('aria-busy', 'true');
+      try {
+        await action(form, form.elements);
+      } catch (e) {
+        formError(form, e instanceof ApiError ? messageFor(e) : 'Something went wrong. Please try again.');
+        if (e instanceof ApiError && (e.code === 'invalid_grant' || e.code === 'unauthorized')) { forget(); show('signin'); }
+      } finally {
+        buttons.forEach((b) => { b.disabled = false; });
+        form.removeAttribute('aria-busy');
+      }
+    });
+  }
+
+  const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+  function checkEmail(form, input) {
+    const value = input.value.trim();
+    if (!value) return invalid(form, input, 'Enter your email address.');
+    if (!EMAIL.test(value)) return invalid(form, input, 'Enter a valid email address, like name@example.com.');
+    return true;
+  }
+
+  function checkPassword(form, input) {
+    if (input.value.length < 8) return invalid(form, input, 'Use at least 8 characters.');
+    if (!/[0-9]/.test(input.value)) return invalid(form, input, 'Include at least one digit.');
+    return true;
+  }
+
+  // ---------- flows ----------
+
+  onSubmit('form-signin', async (form, f) => {
+    if (!checkEmail(form, f.email)) return;
+    if (!f.password.value) return invalid(form, f.password, 'Enter your password.');
+    const email = f.email.value.trim();
+    try {
+      keep(await api('POST', '/auth/signin', { email, password: f.password.value }));
+    } catch (e) {
+      if (e.code === 'user_not_confirmed') {
+        pendingEmail = email;
+        pendingPassword = f.password.value;
+        $('confirm-destination').textContent = email;
+        show('confirm');
+        formError($('form-confirm'), messageFor(e));
+        return;
+      }
+      throw e;
+    }
+    f.password.value = '';
+    notice('signin-notice', '');
+    show('profile');
+  });
+
+  onSubmit('form-signup', async (form, f) => {
+    if (!checkEmail(form, f.email)) return;
+    if (!checkPassword(form, f.password)) return;
+    if (f.password.value !== f.password2.value) return invalid(form, f.password2, 'The passwords do not match.');
+    const email = f.email.value.trim();
+    const body = { email, password: f.password.value };
+    if (f.full_name.value.trim()) body.full_name = f.full_name.value.trim();
+    const result = await api('POST', '/auth/signup', body);
+    pendingEmail = email;
+    pendingPassword = f.password.value;
+    f.password.value = '';
+    f.password2.value = '';
+    $('confirm-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || email;
+    show('confirm');
+  });
+
+  onSubmit('form-confirm', async (form, f) => {
+    const code = f.code.value.replace(/[\s-]/g, '');
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the email.');
+    await api('POST', '/auth/confirm', { email: pendingEmail, code });
+    f.code.value = '';
+    if (pendingPassword) {
+      keep(await api('POST', '/auth/signin', { email: pendingEmail, password: pendingPassword }));
+      pendingPassword = null;
+      show('profile');
+    } else {
+      $('signin-email').value = pendingEmail;
+      notice('signin-notice', 'Your email is confirmed. Sign in to continue.');
+      show('signin');
+    }
+  });
+
+  $('resend-code').addEventListener('click', async () => {
+    const button = $('resend-code');
+    button.disabled = true;
+    notice('resend-notice', '');
+    formError($('form-confirm'), '');
+    try {
+      const result = await api('POST', '/auth/resend-code', { email: pendingEmail });
+      notice('resend-notice', 'A new code is on its way to ' + ((result && result.code_delivery && result.code_delivery.destination) || pendingEmail) + '.');
+    } catch (e) {
+      formError($('form-confirm'), messageFor(e));
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  onSubmit('form-forgot', async (form, f) => {
+    if (!checkEmail(form, f.email)) return;
+    pendingEmail = f.email.value.trim();
+    const result = await api('POST', '/auth/password/forgot', { email: pendingEmail });
+    $('reset-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || pendingEmail;
+    show('reset');
+  });
+
+  onSubmit('form-reset', async (form, f) => {
+    const code = f.code.value.replace(/[\s-]/g, '');
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the email.');
+    if (!checkPassword(form, f.new_password)) return;
+    await api('POST', '/auth/password/reset', { email: pendingEmail, code, new_password: f.new_password.value });
+    f.code.value = '';
+    f.new_password.value = '';
+    $('signin-email').value = pendingEmail;
+    notice('signin-notice', 'Your password is changed. Sign in with the new one.');
+    forget();
+    show('signin');
+  });
+
+  async function loadProfile() {
+    const error = $('profile-notice');
+    try {
+      const me = await authed('GET', '/me');
+      $('profile-email').textContent = me.email || '—';
+      $('profile-name').textContent = me.full_name || '—';
+      $('profile-identities').textContent = (me.identities || []).map((i) => ({ password: 'Email and password', google: 'Google', apple: 'Apple' })[i.provider] || i.provider).join(', ') || '—';
+      $('profile-created').textContent = me.created_at ? new Date(me.created_at).toLocaleDateString() : '—';
+      $('name-input').value = me.full_name || '';
+    } catch (e) {
+      if (e.code === 'invalid_grant' || e.code === 'unauthorized') {
+        forget();
+        notice('signin-notice', messageFor(e));
+        show('signin');
+        return;
+      }
+      error.textContent = messageFor(e);
+      error.hidden = false;
+    }
+  }
+
+  onSubmit('form-name', async (form, f) => {
+    const name = f.full_name.value.trim();
+    await authed('PATCH', '/me', { full_name: name || null });
+    notice('profile-notice', 'Name saved.');
+    loadProfile();
+  });
+
+  onSubmit('form-change', async (form, f) => {
+    if (!f.current_password.value) return invalid(form, f.current_password, 'Enter your current password.');
+    if (!checkPassword(form, f.new_password)) return;
+    await authed('POST', '/auth/password/change', { current_password: f.current_password.value, new_password: f.new_password.value });
+    f.current_password.value = '';
+    f.new_password.value = '';
+    notice('profile-notice', 'Password changed. Your other sessions were signed out.');
+  });
+
+  async function signOut(everywhere) {
+    const current = session;
+    try {
+      if (everywhere) await authed('POST', '/auth/signout/all');
+      else if (current) await api('POST', '/auth/signout', { refresh_token: current.refresh });
+    } catch (e) { /* signed out here regardless */ }
+    forget();
+    notice('signin-notice', everywhere ? 'You are signed out on every device.' : 'You are signed out.');
+    show('signin');
+  }
+  $('signout').addEventListener('click', () => signOut(false));
+  $('signout-all').addEventListener('click', () => signOut(true));
+
+  onSubmit('form-delete', async (form, f) => {
+    if (!f.confirm.checked) return invalid(form, f.confirm, 'Tick the box to confirm.');
+    await authed('DELETE', '/me');
+    f.confirm.checked = false;
+    forget();
+    notice('signin-notice', 'Your account was deleted.');
+    show('signin');
+  });
+
+  // ---------- Google and Apple ----------
+
+  function randomNonce() {
+    const bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  async function sha256Hex(text) {
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+    return Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = src;
+      script.async = true;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error('could not load ' + src));
+      document.head.appendChild(script);
+    });
+  }
+
+  function socialError(text) {
+    const el = $('social-error');
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  async function exchange(path, body) {
+    try {
+      keep(await api('POST', path, body));
+      show('profile');
+    } catch (e) {
+      socialError(messageFor(e));
+    }
+  }
+
+  async function setUpGoogle() {
+    const slot = $('google-button');
+    slot.hidden = false;
+    const raw = randomNonce();
+    try {
+      const hashed = await sha256Hex(raw);
+      await loadScript('https://accounts.google.com/gsi/client');
+      google.accounts.id.initialize({
+        client_id: config.google_client_id,
+        nonce: hashed, // Google puts it in the ID token; we send the raw value, the server compares
+        callback: (response) => exchange('/auth/google', { id_token: response.credential, nonce: raw }),
+      });
+      google.accounts.id.renderButton(slot, { theme: 'outline', size: 'large', width: 320, text: 'signin_with' });
+    } catch (e) {
+      slot.hidden = true;
+      socialError('Sign in with Google is unavailable right now. Use your email and password, or try again later.');
+    }
+  }
+
+  async function setUpApple() {
+    const button = $('apple-button');
+    const raw = randomNonce();
+    try {
+      const hashed = await sha256Hex(raw);
+      await loadScript('https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js');
+      AppleID.auth.init({ clientId: config.apple_services_id, scope: 'name email', redirectURI: config.apple_redirect_uri, usePopup: true, nonce: hashed });
+      button.hidden = false;
+      button.addEventListener('click', async () => {
+        try {
+          const result = await AppleID.auth.signIn();
+          const name = result.user && result.user.name ? [result.user.name.firstName, result.user.name.lastName].filter(Boolean).join(' ') : undefined;
+          await exchange('/auth/apple', { identity_token: result.authorization.id_token, authorization_code: result.authorization.code, nonce: raw, full_name: name });
+        } catch (e) {
+          if (!(e && e.error === 'popup_closed_by_user')) socialError('Sign in with Apple did not finish. Please try again.');
+        }
+      });
+    } catch (e) {
+      socialError('Sign in with Apple is unavailable right now. Use your email and password, or try again later.');
+    }
+  }
+
+  // ---------- start ----------
+
+  async function start() {
+    for (const id of ['app-name', 'foot-name']) $(id).textContent = appName();
+    if (config.google_client_id || config.apple_services_id) {
+      $('social').hidden = false;
+      if (config.google_client_id) setUpGoogle();
+      if (config.apple_services_id) setUpApple();
+    }
+    window.addEventListener('hashchange', () => show(location.hash.replace(/^#\//, '')));
+    const wanted = location.hash.replace(/^#\//, '') || 'signin';
+    // A refresh token from earlier in this tab brings the session back.
+    if (sessionStorage.getItem(REFRESH_KEY)) {
+      try { await refresh(); } catch (e) { /* show sign-in */ }
+    }
+    show(session ? (wanted === 'signin' ? 'profile' : wanted) : wanted, { keepFocus: true });
+  }
+
+  start();
+})();

@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""The web page at / in a real browser: headless Chromium driven by Selenium.
+
+    python3 Tests/browser/test_web.py        # exits non-zero on the first failure
+
+It starts the server binary (GATEHOUSE_SERVER_BINARY, default .build/debug/gatehouse) on an
+ephemeral loopback port with a fresh data directory, serving the *embedded* copy of Web/, and runs
+the whole email journey (codes read from the outbox), the error states, and a run with Google
+configured (its script cannot load offline: the page must say so and keep working). A screenshot
+of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console
+must show no CSP violation and no error from our own script.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("GATEHOUSE_SERVER_BINARY", os.path.join(ROOT, ".build", "debug", "gatehouse"))
+SHOT_COUNTER = [0]
+SHOTS = os.environ.get("GATEHOUSE_SCREENSHOT_DIR", os.path.join(ROOT, "artifacts", "screenshots"))
+
+
+class Server:
+    def __init__(self, extra_env=None):
+        self.data = tempfile.mkdtemp(prefix="gatehouse-web-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GATEHOUSE_")}
+        env.update({
+            "GATEHOUSE_DATA_DIR": self.data, "GATEHOUSE_HTTP_HOST": "127.0.0.1", "GATEHOUSE_HTTP_PORT": "0",
+            "GATEHOUSE_SCRYPT_LOG_N": "10", "GATEHOUSE_MAIL_COOLDOWN": "1", "GATEHOUSE_APP_NAME": "Acme Notes",
+        })
+        env.update(extra_env or {})
+        self.log = open(os.path.join(self.data, "server.log"), "w+")
+        self.process = subprocess.Popen([BINARY, "serve"], cwd=self.data, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.time() + 60
+        self.port = None
+        while time.time() < deadline and self.port is None:
+            time.sleep(0.1)
+            self.log.seek(0)
+            match = re.search(r"gatehouse listening.*?127\.0\.0\.1:(\d+)|127\.0\.0\.1:(\d+).*?gatehouse listening", self.log.read())
+            if match:
+                self.port = int(match.group(1) or match.group(2))
+            if self.process.poll() is not None:
+                break
+        if self.port is None:
+            self.log.seek(0)
+            raise SystemExit("the server did not start:\n" + self.log.read())
+        # The issuer is the address the browser uses.
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def code(self, kind, email, after=0):
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            for path in sorted(glob.glob(os.path.join(self.data, "outbox", f"*-{kind}.eml")), reverse=True):
+                if os.path.getmtime(path) < after:
+                    continue
+                text = open(path, encoding="utf-8").read()
+                if f"To: {email}" in text:
+                    # The code is in the body: headers such as Message-ID may hold digit runs too.
+                    body = re.split(r"\r?\n\r?\n", text, maxsplit=1)[-1]
+                    match = re.search(r"\b(\d{6})\b", body)
+                    if match:
+                        return match.group(1)
+            time.sleep(0.1)
+        raise AssertionError(f"no {kind} mail for {email}")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+class Page:
+    def __init__(self, server):
+        options = Options()
+        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1100,900", "--disable-gpu"]:
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.server = server
+        self.wait = WebDriverWait(self.driver, 10)
+
+    def open(self, path="/"):
+        self.driver.get(self.server.url + path)
+
+    def visible(self, element_id):
+        return self.wait.until(EC.visibility_of_element_located((By.ID, element_id)))
+
+    def screen(self, name):
+        self.visible("screen-" + name)
+        hidden = [s for s in ["signin", "signup", "confirm", "forgot", "reset", "profile"] if s != name]
+        for other in hidden:
+            assert not self.driver.find_element(By.ID, "screen-" + other).is_displayed(), f"{other} shown with {name}"
+        return self.driver.find_element(By.ID, "screen-" + name)
+
+    def fill(self, element_id, value):
+        field = self.visible(element_id)
+        field.clear()
+        field.send_keys(value)
+
+    def submit(self, form_id):
+        form = self.driver.find_element(By.ID, form_id)
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+    def error_of(self, form_id):
+        form = self.driver.find_element(By.ID, form_id)
+        alert = form.find_element(By.CSS_SELECTOR, ".error")
+        self.wait.until(lambda d: alert.is_displayed() and alert.text.strip())
+        return alert.text
+
+    def text_of(self, element_id, contains):
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, element_id), contains))
+        return self.driver.find_element(By.ID, element_id).text
+
+    def snap(self, name):
+        os.makedirs(SHOTS, exist_ok=True)
+        SHOT_COUNTER[0] += 1
+        time.sleep(0.15)  # let focus rings and notices settle
+        self.driver.save_screenshot(os.path.join(SHOTS, f"{SHOT_COUNTER[0]:02d}-{name}.png"))
+
+    def console_problems(self, allow=()):
+        problems = []
+        for entry in self.driver.get_log("browser"):
+            message = entry.get("message", "")
+            if entry.get("level") in ("SEVERE", "WARNING") or "Content Security Policy" in message:
+                if any(a in message for a in allow):
+                    continue
+                # The API's expected 4xx answers (wrong password, wrong code) are logged by Chromium as
+                # failed loads; CSP violations and script errors are not of that form.
+                if re.search(r"/(auth|me)\S* - Failed to load resource: the server responded with a status of 4\d\d", message):
+                    continue
+                problems.append(message)
+        return problems
+
+    def quit(self):
+        self.driver.quit()
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def email_journey():
+    server = Server()
+    page = Page(server)
+    try:
+        email = "ann@example.com"
+        page.open("/")
+        page.screen("signin")
+        check(page.driver.find_element(By.ID, "app-name").text == "Acme Notes", "the app name comes from configuration")
+        check("Sign in" in page.driver.title, "title says where we are")
+        # Every input has a label.
+        for field in page.driver.find_elements(By.CSS_SELECTOR, "input"):
+            fid = field.get_attribute("id")
+            check(page.driver.find_elements(By.CSS_SELECTOR, f"label[for='{fid}']") or field.find_elements(By.XPATH, "ancestor::label"), f"input {fid} has no label")
+        page.snap("sign-in")
+
+        # Client-side validation.
+        page.submit("form-signin")
+        check("email" in page.error_of("form-signin").lower(), "empty form asks for the email")
+        page.snap("sign-in-empty")
+
+        # Sign up: mismatched passwords, weak password, then success.
+        page.driver.find_element(By.LINK_TEXT, "Create an account").click()
+        page.screen("signup")
+        page.fill("signup-name", "Ann Example")
+        page.fill("signup-email", email)
+        page.fill("signup-password", "correct horse 9")
+        page.fill("signup-password2", "correct horse 8")
+        page.submit("form-signup")
+        check("do not match" in page.error_of("form-signup"), "mismatched passwords are caught")
+        page.fill("signup-password", "short")
+        page.fill("signup-password2", "short")
+        page.submit("form-signup")
+        check("8 characters" in page.error_of("form-signup"), "short passwords are caught")
+        page.snap("sign-up-error")
+        page.fill("signup-password", "correct horse 9")
+        page.fill("signup-password2", "correct horse 9")
+        page.snap("sign-up")
+        started = time.time() - 1
+        page.submit("form-signup")
+        page.screen("confirm")
+        check("a***@e***" in page.text_of("confirm-destination", "@"), "the masked destination is shown")
+
+        # A wrong code, then the right one (which also signs in).
+        page.fill("confirm-code", "000000")
+        page.submit("form-confirm")
+        check("not right" in page.error_of("form-confirm"), "a wrong code says so")
+        page.snap("confirm-wrong-code")
+        code = server.code("confirm_signup", email, after=started)
+        page.fill("confirm-code", code)
+        page.snap("confirm")
+        page.submit("form-confirm")
+        page.screen("profile")
+        check(page.text_of("profile-email", "@") == email, "the profile shows the email")
+        check(page.text_of("profile-name", "Ann") == "Ann Example", "the profile shows the name")
+        check("Email and password" in page.driver.find_element(By.ID, "profile-identities").text, "sign-in methods are listed")
+        check("access_token" not in page.driver.current_url and "refresh" not in page.driver.current_url, "no token in the URL")
+        stored = page.driver.execute_script("return Object.keys(localStorage).length")
+        check(stored == 0, "nothing in localStorage")
+        page.snap("profile")
+
+        # Edit the name.
+        page.driver.find_element(By.XPATH, "//summary[text()='Edit name']").click()
+        page.fill("name-input", "Ann E.")
+        page.submit("form-name")
+        page.text_of("profile-name", "Ann E.")
+        page.snap("profile-name-saved")
+
+        # A reload keeps the session (refresh token in sessionStorage), then sign out.
+        page.driver.refresh()
+        page.screen("profile")
+        page.text_of("profile-email", "@")
+        page.driver.find_element(By.ID, "signout").click()
+        page.screen("signin")
+        page.text_of("signin-notice", "signed out")
+        page.snap("signed-out")
+
+        # Wrong password, then the forgot/reset flow.
+        page.fill("signin-email", email)
+        page.fill("signin-password", "wrong password 1")
+        page.submit("form-signin")
+        check(page.error_of("form-signin") == "Incorrect email or password.", "wrong password message")
+        page.snap("sign-in-wrong-password")
+        page.driver.find_element(By.LINK_TEXT, "Forgot password?").click()
+        page.screen("forgot")
+        page.fill("forgot-email", email)
+        page.snap("forgot")
+        time.sleep(1.1)  # the per-address mail cool-down (1 s here)
+        started = time.time() - 1
+        page.submit("form-forgot")
+        page.screen("reset")
+        page.fill("reset-code", "111111")
+        page.fill("reset-password", "battery staple 7")
+        page.submit("form-reset")
+        check("not right" in page.error_of("form-reset"), "a wrong reset code says so")
+        page.fill("reset-code", server.code("reset_password", email, after=started))
+        page.snap("reset")
+        page.submit("form-reset")
+        page.screen("signin")
+        page.text_of("signin-notice", "password is changed")
+        page.fill("signin-password", "battery staple 7")
+        page.submit("form-signin")
+        page.screen("profile")
+
+        # Change the password, then delete the account.
+        page.driver.find_element(By.XPATH, "//summary[text()='Change password']").click()
+        page.fill("change-current", "not it 12345")
+        page.fill("change-new", "another horse 8")
+        page.submit("form-change")
+        check(page.error_of("form-change") == "Incorrect email or password.", "a wrong current password is refused")
+        page.fill("change-current", "battery staple 7")
+        page.submit("form-change")
+        page.text_of("profile-notice", "Password changed")
+        page.snap("password-changed")
+        page.driver.find_element(By.XPATH, "//summary[text()='Delete account']").click()
+        page.submit("form-delete")
+        check("Tick the box" in page.error_of("form-delete"), "deletion needs the confirmation")
+        page.driver.find_element(By.ID, "delete-confirm").click()
+        page.snap("delete-account")
+        page.submit("form-delete")
+        page.screen("signin")
+        page.text_of("signin-notice", "deleted")
+        page.fill("signin-email", email)
+        page.fill("signin-password", "another horse 8")
+        page.submit("form-signin")
+        check(page.error_of("form-signin") == "Incorrect email or password.", "a deleted account cannot sign in")
+
+        # Signing in before confirming goes to the confirmation screen.
+        other = "bob@example.com"
+        page.driver.find_element(By.LINK_TEXT, "Create an account").click()
+        page.fill("signup-email", other)
+        page.fill("signup-password", "correct horse 9")
+        page.fill("signup-password2", "correct horse 9")
+        page.submit("form-signup")
+        page.screen("confirm")
+        page.open("/#/signin")
+        page.screen("signin")
+        page.fill("signin-email", other)
+        page.fill("signin-password", "correct horse 9")
+        page.submit("form-signin")
+        page.screen("confirm")
+        check("Confirm your email" in page.error_of("form-confirm"), "unconfirmed sign-in explains itself")
+        page.snap("sign-in-unconfirmed")
+
+        problems = page.console_problems()
+        check(not problems, "browser console: " + "\n".join(problems))
+    finally:
+        page.quit()
+        server.stop()
+
+
+def google_configured():
+    server = Server({
+        "GATEHOUSE_GOOGLE_CLIENT_IDS": "web-client.apps.googleusercontent.com",
+        "GATEHOUSE_WEB_GOOGLE_CLIENT_ID": "web-client.apps.googleusercontent.com",
+    })
+    page = Page(server)
+    try:
+        page.open("/")
+        page.screen("signin")
+        page.visible("social")
+        message = page.wait.until(lambda d: d.find_element(By.ID, "social-error").text)
+        check("Google is unavailable" in message, "an unloadable Google script is explained: " + message)
+        page.snap("sign-in-google-offline")
+        # The page still works.
+        page.fill("signin-email", "nobody@example.com")
+        page.fill("signin-password", "whatever 1")
+        page.submit("form-signin")
+        check(page.error_of("form-signin") == "Incorrect email or password.", "email sign-in still works")
+        # Offline, loading accounts.google.com fails; that is the only console complaint allowed.
+        problems = page.console_problems(allow=("accounts.google.com",))
+        check(not problems, "browser console: " + "\n".join(problems))
+    finally:
+        page.quit()
+        server.stop()
+
+
+def main():
+    if not os.access(BINARY, os.X_OK):
+        raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    for test in (email_journey, google_configured):
+        print(f"== {test.__name__}", flush=True)
+        test()
+        print(f"ok {test.__name__}", flush=True)
+    print(f"web page: all browser checks passed; screenshots in {SHOTS}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
