@@ -1,0 +1,199 @@
+import Foundation
+#if canImport(Observation)
+import Observation
+
+/// The state a sign-in screen needs (the seeds' `AuthManager`), driven by a ``GatehouseClient``.
+/// Views read the properties and call the actions; every decision lives here, where it is tested.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
+@MainActor
+@Observable
+public final class AuthModel {
+    public private(set) var isAuthenticated = false
+    public private(set) var isLoading = false
+    /// A message to show, from the last failed action (cleared when the next one starts).
+    public var errorMessage: String?
+    /// The last failure's code, for screens that react to specific ones.
+    public private(set) var errorCode: ErrorCode?
+    /// Sign-up (or sign-in) is waiting for the emailed code.
+    public private(set) var needsConfirmation = false
+    /// The address the confirmation or reset code went to.
+    public private(set) var pendingEmail: String?
+    /// A reset code was sent to ``pendingEmail``.
+    public private(set) var awaitingResetCode = false
+    public private(set) var profile: Profile?
+
+    public let client: GatehouseClient
+    // Written once in init, cancelled in deinit (which is not main-actor isolated before Swift 6.2).
+    @ObservationIgnored nonisolated(unsafe) private var listener: Task<Void, Never>?
+
+    public init(client: GatehouseClient) {
+        self.client = client
+        let events = client.events
+        listener = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                self.apply(event)
+            }
+        }
+    }
+
+    deinit {
+        listener?.cancel()
+    }
+
+    /// Restores a stored session at launch and loads the profile (a network failure keeps the session).
+    public func restore() async {
+        isAuthenticated = await client.isSignedIn
+        if isAuthenticated { await loadProfile() }
+    }
+
+    public func signIn(email: String, password: String) async {
+        await perform {
+            do {
+                try await client.signIn(email: email, password: password)
+                try await signedIn()
+            } catch let error as GatehouseError where error.code == .userNotConfirmed {
+                needsConfirmation = true
+                pendingEmail = email
+                throw error
+            }
+        }
+    }
+
+    public func signUp(email: String, password: String, fullName: String? = nil) async {
+        await perform {
+            let result = try await client.signUp(email: email, password: password, fullName: fullName)
+            pendingEmail = email
+            needsConfirmation = !result.userConfirmed
+        }
+    }
+
+    /// Confirms the pending sign-up; with `password` it also signs in.
+    public func confirm(code: String, password: String? = nil) async {
+        guard let email = pendingEmail else { return fail("Start by signing up.") }
+        await perform {
+            try await client.confirmSignUp(email: email, code: code)
+            needsConfirmation = false
+            if let password {
+                try await client.signIn(email: email, password: password)
+                try await signedIn()
+            }
+        }
+    }
+
+    public func resendCode() async {
+        guard let email = pendingEmail else { return fail("Start by signing up.") }
+        await perform { try await client.resendCode(email: email) }
+    }
+
+    public func forgotPassword(email: String) async {
+        await perform {
+            try await client.forgotPassword(email: email)
+            pendingEmail = email
+            awaitingResetCode = true
+        }
+    }
+
+    public func resetPassword(code: String, newPassword: String) async {
+        guard let email = pendingEmail else { return fail("Ask for a reset code first.") }
+        await perform {
+            try await client.resetPassword(email: email, code: code, newPassword: newPassword)
+            awaitingResetCode = false
+        }
+    }
+
+    public func signInWithApple(identityToken: String, authorizationCode: String?, nonce: Nonce, email: String?, fullName: String?) async {
+        await perform {
+            try await client.signInWithApple(identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: nonce.raw, email: email, fullName: fullName)
+            try await signedIn()
+        }
+    }
+
+    public func signInWithGoogle(idToken: String, nonce: Nonce?, fullName: String? = nil) async {
+        await perform {
+            try await client.signInWithGoogle(idToken: idToken, rawNonce: nonce?.raw, fullName: fullName)
+            try await signedIn()
+        }
+    }
+
+    public func updateName(_ fullName: String?) async {
+        await perform { profile = try await client.updateProfile(fullName: fullName) }
+    }
+
+    public func signOut() async {
+        await perform { try await client.signOut() }
+    }
+
+    public func deleteAccount() async {
+        await perform { try await client.deleteAccount() }
+    }
+
+    public func loadProfile() async {
+        await perform { profile = try await client.currentUser() }
+    }
+
+    // MARK: Internals
+
+    private func signedIn() async throws {
+        isAuthenticated = true
+        needsConfirmation = false
+        pendingEmail = nil
+        profile = try await client.currentUser()
+    }
+
+    private func perform(_ action: () async throws -> Void) async {
+        isLoading = true
+        errorMessage = nil
+        errorCode = nil
+        defer { isLoading = false }
+        do {
+            try await action()
+        } catch let error as GatehouseError {
+            errorCode = error.code
+            errorMessage = Self.message(for: error)
+        } catch {
+            errorMessage = error.localizedDescription
+        }
+    }
+
+    private func fail(_ message: String) {
+        errorMessage = message
+    }
+
+    private func apply(_ event: AuthEvent) {
+        switch event {
+        case .signedIn, .tokenRefreshed:
+            isAuthenticated = true
+        case .signedOut, .userDeleted:
+            isAuthenticated = false
+            profile = nil
+        case .sessionExpired:
+            isAuthenticated = false
+            profile = nil
+            errorMessage = "Your session ended. Please sign in again."
+        }
+    }
+
+    /// Words for people, by the contract's codes.
+    public static func message(for error: GatehouseError) -> String {
+        switch error {
+        case .transport: return "Can't reach the server. Check your connection and try again."
+        case .notSignedIn: return "Please sign in."
+        case .invalidResponse: return "Something went wrong. Please try again."
+        case .server(let server):
+            switch server.code {
+            case .invalidCredentials: return "Incorrect email or password."
+            case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
+            case .codeMismatch: return "That code isn't right. Check the email and try again."
+            case .codeExpired: return "That code has expired. Ask for a new one."
+            case .invalidPassword: return server.message
+            case .tooManyRequests:
+                return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
+            case .conflict: return server.message
+            case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
+            default: return server.message
+            }
+        }
+    }
+}
+#endif

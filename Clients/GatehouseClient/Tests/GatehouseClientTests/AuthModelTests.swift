@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import GatehouseClient
+
+#if canImport(Observation)
+@Suite("AuthModel: the state a sign-in screen shows")
+@MainActor
+struct AuthModelTests {
+    nonisolated static var profileJSON: [String: Any] { [
+        "sub": "u1", "email": "a@example.com", "email_verified": true, "full_name": "Ann", "identities": [],
+        "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z",
+    ] }
+
+    final class Server: @unchecked Sendable {
+        let lock = NSLock()
+        var confirmed = false
+        func set(_ value: Bool) { lock.withLock { confirmed = value } }
+        var isConfirmed: Bool { lock.withLock { confirmed } }
+    }
+
+    func model() -> (AuthModel, StubTransport) {
+        let server = Server()
+        let transport = StubTransport { request in
+            switch request.url!.path {
+            case "/auth/signup": return (201, [:], StubTransport.json(["user_sub": "u1", "user_confirmed": false, "code_delivery": ["medium": "EMAIL", "destination": "a***"]]))
+            case "/auth/confirm":
+                if request.jsonBody["code"] as? String != "123456" { return (400, [:], StubTransport.error("code_mismatch")) }
+                server.set(true)
+                return (200, [:], StubTransport.json(["confirmed": true]))
+            case "/auth/signin":
+                if request.jsonBody["password"] as? String != "pw" { return (401, [:], StubTransport.error("invalid_credentials")) }
+                return server.isConfirmed ? (200, [:], StubTransport.tokens("1")) : (403, [:], StubTransport.error("user_not_confirmed"))
+            case "/me": return (200, [:], StubTransport.json(Self.profileJSON))
+            case "/auth/signout": return (204, [:], Data())
+            case "/auth/refresh": return (401, [:], StubTransport.error("invalid_grant"))
+            default: return (404, [:], StubTransport.error("not_found"))
+            }
+        }
+        return (AuthModel(client: GatehouseClient(configuration: .init(baseURL: base), transport: transport)), transport)
+    }
+
+    @Test func signUpConfirmAndSignIn() async {
+        let (model, _) = model()
+        await model.signIn(email: "a@example.com", password: "pw")
+        #expect(model.needsConfirmation && model.pendingEmail == "a@example.com" && !model.isAuthenticated)
+        #expect(model.errorCode == .userNotConfirmed && model.errorMessage?.contains("code") == true)
+        await model.signUp(email: "a@example.com", password: "pw")
+        #expect(model.needsConfirmation && model.errorMessage == nil)
+        await model.confirm(code: "000000", password: "pw")
+        #expect(model.errorCode == .codeMismatch && model.needsConfirmation && !model.isAuthenticated)
+        await model.confirm(code: "123456", password: "pw")
+        #expect(model.isAuthenticated && !model.needsConfirmation && model.profile?.email == "a@example.com" && !model.isLoading)
+    }
+
+    @Test func wrongPasswordShowsAMessageAndSignOutClearsState() async throws {
+        let (model, _) = model()
+        await model.signUp(email: "a@example.com", password: "pw")
+        await model.confirm(code: "123456")
+        await model.signIn(email: "a@example.com", password: "bad")
+        #expect(model.errorMessage == "Incorrect email or password." && !model.isAuthenticated)
+        await model.signIn(email: "a@example.com", password: "pw")
+        #expect(model.isAuthenticated)
+        await model.signOut()
+        try await Task.sleep(nanoseconds: 50_000_000)  // the event arrives through the stream
+        #expect(!model.isAuthenticated && model.profile == nil)
+    }
+
+    @Test func anExpiredSessionSignsTheModelOut() async throws {
+        let (model, _) = model()
+        await model.signUp(email: "a@example.com", password: "pw")
+        await model.confirm(code: "123456", password: "pw")
+        #expect(model.isAuthenticated)
+        _ = try? await model.client.refresh()
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(!model.isAuthenticated && model.errorMessage?.contains("session ended") == true)
+    }
+
+    @Test func messagesForCodes() {
+        let throttled = GatehouseError.server(ServerError(code: .tooManyRequests, message: "", status: 429, requestID: nil, retryAfter: 12))
+        #expect(AuthModel.message(for: throttled) == "Too many attempts. Try again in 12 seconds.")
+        #expect(AuthModel.message(for: .transport("offline")).contains("Can't reach"))
+    }
+}
+#endif

@@ -1,0 +1,75 @@
+import AuthenticationServices
+import GatehouseClient
+import GoogleSignIn
+import SwiftUI
+
+/// Email and password, Sign in with Apple and Sign in with Google. Decisions live in AuthModel.
+struct SignInView: View {
+    @Environment(AuthModel.self) private var auth
+    @State private var email = ""
+    @State private var password = ""
+    @State private var appleNonce = Nonce()
+    @State private var showSignUp = false
+    @State private var showReset = false
+
+    var body: some View {
+        Form {
+            Section {
+                TextField("Email", text: $email)
+                    .textContentType(.username)
+                    .keyboardType(.emailAddress)
+                    .textInputAutocapitalization(.never)
+                    .autocorrectionDisabled()
+                SecureField("Password", text: $password)
+                    .textContentType(.password)
+                Button("Sign in") { Task { await auth.signIn(email: email, password: password) } }
+                    .disabled(email.isEmpty || password.isEmpty || auth.isLoading)
+            }
+            if let message = auth.errorMessage {
+                Section { Text(message).foregroundStyle(.red) }
+            }
+            Section {
+                SignInWithAppleButton(.signIn) { request in
+                    appleNonce = Nonce()
+                    request.requestedScopes = [.fullName, .email]
+                    request.nonce = appleNonce.hashed
+                } onCompletion: { result in
+                    handleApple(result)
+                }
+                .frame(height: 44)
+                Button("Sign in with Google") { Task { await signInWithGoogle() } }
+            }
+            Section {
+                Button("Create an account") { showSignUp = true }
+                Button("Forgot password?") { showReset = true }
+            }
+        }
+        .navigationTitle("Sign in")
+        .sheet(isPresented: $showSignUp) { SignUpView() }
+        .sheet(isPresented: $showReset) { ResetPasswordView() }
+    }
+
+    private func handleApple(_ result: Result<ASAuthorization, Error>) {
+        guard case .success(let authorization) = result,
+            let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
+            let token = credential.identityToken.flatMap({ String(data: $0, encoding: .utf8) })
+        else { return }
+        let code = credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
+        let name = credential.fullName.flatMap { PersonNameComponentsFormatter().string(from: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let nonce = appleNonce
+        Task { await auth.signInWithApple(identityToken: token, authorizationCode: code, nonce: nonce, email: credential.email, fullName: name) }
+    }
+
+    @MainActor
+    private func signInWithGoogle() async {
+        guard let presenter = UIApplication.shared.connectedScenes.compactMap({ ($0 as? UIWindowScene)?.keyWindow?.rootViewController }).first else { return }
+        let nonce = Nonce()
+        do {
+            let result = try await GIDSignIn.sharedInstance.signIn(withPresenting: presenter, hint: nil, additionalScopes: nil, nonce: nonce.hashed)
+            guard let idToken = result.user.idToken?.tokenString else { return }
+            await auth.signInWithGoogle(idToken: idToken, nonce: nonce, fullName: result.user.profile?.name)
+        } catch {
+            // The user closed Google's sheet, or Google is unreachable: nothing to do.
+        }
+    }
+}
