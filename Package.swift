@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "GatehouseAWS", dependencies: [
             "GatehouseCore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "GatehouseServer", dependencies: [
             "GatehouseCore", "GatehouseStore", "GatehouseAWS",
@@ -59,6 +61,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting"]),
+        .testTarget(name: "GatehouseAWSTests", dependencies: ["GatehouseAWS", "GatehouseTesting"]),
         .testTarget(name: "GatehouseStoreTests", dependencies: ["GatehouseStore", "GatehouseTesting"]),
         .testTarget(name: "GatehousePoolTests", dependencies: ["GatehouseCore", "GatehouseStore", "GatehouseTesting"]),
         .testTarget(name: "GatehouseServerTests", dependencies: [

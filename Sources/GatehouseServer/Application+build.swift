@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import GatehouseStore
 import Hummingbird
@@ -68,11 +69,40 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     let metrics = GatehouseMetrics()
     let upstream = UpstreamHTTPClient()
     let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
-    let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
     let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
-    let provider = EmbeddedUserPool(
-        settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
-        random: random, liveness: liveness, events: metrics, appleVault: social.vault, profileCache: profileCache)
+    let provider: any IdentityProvider
+    var upstreamKeySets = [social.google.keySet, social.apple.keySet].compactMap { $0 }
+    var discovery = DiscoveryDocuments(
+        issuer: issuer, jwksURI: issuer + "/.well-known/jwks.json", jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks },
+        openAPI: OpenAPIDocument.bytes)
+    switch configuration.identityProvider {
+    case .embedded:
+        let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
+        provider = EmbeddedUserPool(
+            settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
+            random: random, liveness: liveness, events: metrics, appleVault: social.vault, profileCache: profileCache)
+    case .cognito:
+        guard let settings = configuration.cognito else { throw ConfigurationError("The Cognito provider is not configured.") }
+        let cognito = CognitoIdentityProvider(
+            settings: settings,
+            client: CognitoClient(
+                settings: .init(region: settings.region, endpoint: settings.endpoint, credentials: configuration.awsCredentials),
+                clock: clock, http: { try upstream.client }),
+            store: store, box: box, clock: clock, random: random, rateLimits: configuration.pool.rateLimits,
+            liveness: CachedSessionLiveness(source: CognitoIdentityProvider.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL),
+            events: metrics,
+            keys: RemoteKeySet(issuerName: "cognito", url: settings.jwksURL, source: HTTPJWKSSource(upstream: upstream), clock: clock, logger: logger),
+            appleVault: social.vault, profileCache: profileCache)
+        provider = cognito
+        upstreamKeySets.append(cognito.keys)
+        // Cognito issues the tokens and publishes their keys; our keys sign nothing here.
+        discovery = DiscoveryDocuments(
+            issuer: settings.issuer, jwksURI: settings.jwksURL, jwksMaxAge: configuration.jwksMaxAge, jwks: { nil }, openAPI: OpenAPIDocument.bytes)
+        logger.info("identity provider: Amazon Cognito", metadata: [
+            "cognito.pool": .string(settings.userPoolID), "cognito.region": .string(settings.region),
+            "cognito.endpoint": .string(settings.endpoint), "aws.credentials": .stringConvertible(configuration.awsCredentials != nil),
+        ])
+    }
     let profiles = ProfileService(store: store, provider: provider, clock: clock, cache: profileCache)
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
     let socialSignIn = SocialSignInService(google: social.google, apple: social.apple, provider: provider, limiter: limiter, events: metrics)
@@ -86,8 +116,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
 
     let dependencies = RouteDependencies(
         provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, maxBodySize: configuration.maxBodySize,
-        discovery: DiscoveryDocuments(
-            issuer: issuer, jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks }, openAPI: OpenAPIDocument.bytes))
+        discovery: discovery)
     let router = Router(context: GatehouseRequestContext.self)
     let routeTable = GatehouseRoutes.install(on: router, dependencies, web: WebPage(configuration: configuration), trustedProxies: configuration.trustedProxies, metrics: metrics)
 
@@ -97,8 +126,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         MaintenanceService(
             store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,
             clock: clock, logger: logger))
-    let keySets = [social.google.keySet, social.apple.keySet].compactMap { $0 }
-    if !keySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: keySets, clock: clock, logger: logger)) }
+    if !upstreamKeySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: upstreamKeySets, clock: clock, logger: logger)) }
     if let vault = social.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
     services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await store.close() }))
@@ -114,7 +142,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             await onServerRunning?(port)
         },
         logger: logger)
-    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: prepared.clientID, store: store, provider: provider, appleVault: social.vault)
+    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault)
 }
 
 /// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.

@@ -11,7 +11,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         commandName: "gatehouse",
         abstract: "Authentication backend for native and web apps.",
         discussion: "Settings come from GATEHOUSE_* environment variables and a .env file in the working directory.",
-        subcommands: [Serve.self, Migrate.self, Keys.self],
+        subcommands: [Serve.self, Migrate.self, Keys.self, DoctorCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -138,6 +138,24 @@ struct Keys: AsyncParsableCommand {
                 }
                 for line in try await KeyAdministration.rotate(uses: uses, configuration: configuration, logger: logger) { print(line) }
             }
+        }
+    }
+}
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the configuration and what it points at (Cognito pool and app client, keys, issuer, mail); exit 1 on problems.")
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        try await reportingConfigurationErrors {
+            let configuration = try common.configuration()
+            var logger = Logger(label: "gatehouse-doctor")
+            logger.logLevel = .critical
+            let report = await Doctor.run(configuration: configuration, logger: logger)
+            print(report.rendered)
+            if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import GatehouseServer
 import Testing
@@ -26,16 +27,43 @@ struct ConfigurationTests {
         ["GATEHOUSE_HTTP_PORT": "eighty"], ["GATEHOUSE_HTTP_PORT": "70000"], ["GATEHOUSE_REFRESH_REUSE_GRACE": "61"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "firebase"], ["GATEHOUSE_LOG_LEVEL": "loud"], ["GATEHOUSE_AUTO_MIGRATE": "maybe"],
         ["GATEHOUSE_MAIL": "smtp://mail.example.com"],
+        ["GATEHOUSE_MAIL_COOLDOWN": "0"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "not a pool", "GATEHOUSE_COGNITO_CLIENT_ID": "c"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c", "GATEHOUSE_COGNITO_REGION": "us-east-1"],
+        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c", "GATEHOUSE_COGNITO_ENDPOINT": "ftp://x"],
     ])
     func refusesBadValuesByName(_ env: [String: String]) {
         do {
             _ = try GatehouseConfiguration.fromEnvironment(env)
             Issue.record("accepted \(env)")
         } catch let error as ConfigurationError {
-            #expect(error.message.contains(env.keys.first!), "\(error.message)")
+            // The message names the variable to fix (one of those set, or the one missing).
+            #expect(error.message.contains("GATEHOUSE_"), "\(error.message)")
+            #expect(env.keys.contains { error.message.contains($0) } || error.message.contains("needs GATEHOUSE_"), "\(error.message)")
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    @Test func cognitoReadsTheSeedsNamesAndDerivesTheRest() throws {
+        let c = try GatehouseConfiguration.fromEnvironment([
+            "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "COGNITO_USER_POOL_ID": "eu-west-1_AbC123", "COGNITO_CLIENT_ID": "client123",
+            "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "session",
+        ])
+        let cognito = try #require(c.cognito)
+        #expect(cognito.region == "eu-west-1" && cognito.clientID == "client123" && cognito.endpoint == "https://cognito-idp.eu-west-1.amazonaws.com")
+        #expect(cognito.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123")
+        #expect(cognito.jwksURL == cognito.issuer + "/.well-known/jwks.json" && !cognito.refreshRotation)
+        #expect(c.awsCredentials == .init(accessKeyID: "AKID", secretAccessKey: "secret", sessionToken: "session"))
+        let emulated = try GatehouseConfiguration.fromEnvironment([
+            "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "us-east-1_x", "GATEHOUSE_COGNITO_CLIENT_ID": "c",
+            "GATEHOUSE_COGNITO_ENDPOINT": "http://127.0.0.1:5701", "GATEHOUSE_COGNITO_JWKS_URL": "http://127.0.0.1:5701/us-east-1_x/.well-known/jwks.json",
+            "GATEHOUSE_COGNITO_REFRESH_ROTATION": "true",
+        ])
+        #expect(emulated.cognito?.endpoint == "http://127.0.0.1:5701" && emulated.cognito?.refreshRotation == true)
+        #expect(emulated.cognito?.issuer == "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_x", "the issuer stays AWS's behind an emulator")
     }
 
     @Test func dotEnvFilesParse() {

@@ -227,4 +227,47 @@ struct StoreContractTests {
             try await store.ping()
         }
     }
+    @Test(arguments: TestDatabase.available)
+    func subjectCutOffsOnlyMoveForwardAndTombstonesStay(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let sub = UUID().uuidString.lowercased()
+            #expect(try await store.read { try await $0.subjectRevocation(sub: sub) } == nil)
+            try await store.write { try await $0.recordSubjectRevocation(sub: sub, revokedBefore: Self.t0.addingTimeInterval(100), deletedAt: nil) }
+            try await store.write { try await $0.recordSubjectRevocation(sub: sub, revokedBefore: Self.t0, deletedAt: nil) }
+            #expect(try await store.read { try await $0.subjectRevocation(sub: sub) } == SubjectRevocation(sub: sub, revokedBefore: Self.t0.addingTimeInterval(100), deletedAt: nil))
+            try await store.write { try await $0.recordSubjectRevocation(sub: sub, revokedBefore: Self.t0.addingTimeInterval(200), deletedAt: Self.t0.addingTimeInterval(200)) }
+            try await store.write { try await $0.recordSubjectRevocation(sub: sub, revokedBefore: Self.t0.addingTimeInterval(300), deletedAt: nil) }
+            let stored = try await store.read { try await $0.subjectRevocation(sub: sub) }
+            #expect(stored?.revokedBefore == Self.t0.addingTimeInterval(300) && stored?.deletedAt == Self.t0.addingTimeInterval(200))
+            // A day later the plain cut-off is purged; the tombstone is not.
+            let other = UUID().uuidString.lowercased()
+            try await store.write { try await $0.recordSubjectRevocation(sub: other, revokedBefore: Self.t0, deletedAt: nil) }
+            _ = try await store.purgeExpired(now: Self.t0.addingTimeInterval(2 * 86_400))
+            #expect(try await store.read { try await $0.subjectRevocation(sub: other) } == nil)
+            #expect(try await store.read { try await $0.subjectRevocation(sub: sub) } != nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func leasesHaveOneHolderUntilReleasedOrExpired(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let until = Self.t0.addingTimeInterval(30)
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "a", until: until, now: Self.t0) })
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "b", until: until, now: Self.t0) } == false)
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "a", until: until, now: Self.t0) }, "the holder may renew")
+            try await store.write { try await $0.releaseLease(name: "l", holder: "b") }
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "b", until: until, now: Self.t0) } == false, "only the holder releases")
+            try await store.write { try await $0.releaseLease(name: "l", holder: "a") }
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "b", until: until, now: Self.t0) })
+            #expect(try await store.write { try await $0.acquireLease(name: "l", holder: "c", until: until, now: until) }, "an expired lease can be taken")
+            // Contenders at once: exactly one wins.
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for holder in 0..<8 {
+                    group.addTask { try await store.write { try await $0.acquireLease(name: "race", holder: "h\(holder)", until: until, now: Self.t0) } }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+        }
+    }
 }

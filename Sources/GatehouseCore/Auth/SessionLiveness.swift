@@ -58,6 +58,14 @@ public final class CachedSessionLiveness: SessionLiveness {
         }
     }
 
+    /// Drops what is cached about a user's sessions, so the next check reads the store (some of their
+    /// sessions ended, others did not).
+    public func forget(sub: String) {
+        cache.withLock { cache in
+            cache = cache.filter { $0.value.sub != sub }
+        }
+    }
+
     /// Marks every cached session of a user ended (account deleted).
     public func invalidate(sub: String) {
         cache.withLock { cache in

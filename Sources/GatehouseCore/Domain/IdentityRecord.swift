@@ -20,3 +20,12 @@ public struct IdentityRecord: Sendable, Equatable {
         self.linkedAt = linkedAt
     }
 }
+
+extension IdentityRecord {
+    /// The link of a verified provider identity to the user `userID`, as of `now`.
+    public init(linking identity: VerifiedIdentity, to userID: String, at now: Date) {
+        self.init(
+            provider: identity.provider.rawValue, providerSubject: identity.subject, userID: userID, email: identity.email,
+            emailVerified: identity.emailVerified, linkedAt: now)
+    }
+}

@@ -95,7 +95,7 @@ extension EmbeddedUserPool {
             var replaced: String?
             if let verifiedKey, var owner = try await tx.user(emailKey: verifiedKey) {
                 if owner.confirmed && owner.emailVerified {
-                    try await tx.insertIdentity(Self.link(identity, to: owner.id, at: now))
+                    try await tx.insertIdentity(IdentityRecord(linking: identity, to: owner.id, at: now))
                     if owner.name == nil, let name = identity.name ?? nameHint {
                         owner.name = name
                         owner.updatedAt = now
@@ -116,14 +116,8 @@ extension EmbeddedUserPool {
                 id: newID, email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
                 confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)
             try await tx.insertUser(user)
-            try await tx.insertIdentity(Self.link(identity, to: user.id, at: now))
+            try await tx.insertIdentity(IdentityRecord(linking: identity, to: user.id, at: now))
             return .created(user, replaced: replaced)
         }
-    }
-
-    static func link(_ identity: VerifiedIdentity, to userID: String, at now: Date) -> IdentityRecord {
-        IdentityRecord(
-            provider: identity.provider.rawValue, providerSubject: identity.subject, userID: userID, email: identity.email,
-            emailVerified: identity.emailVerified, linkedAt: now)
     }
 }

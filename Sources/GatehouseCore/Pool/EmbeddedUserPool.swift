@@ -104,7 +104,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     }
 
     /// What users type: digits, perhaps with spaces or a dash in the middle.
-    static func normalizeCode(_ code: String) -> String {
+    public static func normalizeCode(_ code: String) -> String {
         String(code.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init))
     }
 

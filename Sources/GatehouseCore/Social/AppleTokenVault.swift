@@ -23,7 +23,7 @@ public struct AppleTokenVault: Sendable {
 
     /// Exchanges Apple's one-time authorization code and stores the refresh token. A failure is logged
     /// and does not fail the sign-in (the user is already proven by the identity token).
-    func keepRefreshToken(for userID: String, identity: VerifiedIdentity, code: String, redirectURI: String?, logger: Logger) async {
+    public func keepRefreshToken(for userID: String, identity: VerifiedIdentity, code: String, redirectURI: String?, logger: Logger) async {
         do {
             guard let refreshToken = try await api.exchange(code: code, clientID: identity.audience, redirectURI: redirectURI) else {
                 logger.warning("Apple returned no refresh token for the authorization code")

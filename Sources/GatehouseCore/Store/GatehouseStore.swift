@@ -23,7 +23,7 @@ public protocol GatehouseStore: Sendable {
 
 /// The statements available inside a transaction.
 public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
-    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, Sendable
+    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, Sendable
 {}
 
 /// A write broke a uniqueness rule (an email already owned, an identity already linked).
@@ -126,6 +126,32 @@ public protocol SocialRepository: Sendable {
     func insertHandoff(_ handoff: HandoffRecord) async throws
     /// Removes the hand-off code and returns it, unless it is unknown or was redeemed already.
     func consumeHandoff(hash: String, at: Date) async throws -> HandoffRecord?
+}
+
+/// For users kept by another provider (Cognito): when their tokens stopped counting, whether they
+/// were deleted, and leases that serialise work on one user across instances.
+public protocol SubjectRepository: Sendable {
+    func subjectRevocation(sub: String) async throws -> SubjectRevocation?
+    /// Moves the subject's cut-off forward to `revokedBefore` (never back) and, with `deletedAt`,
+    /// marks it deleted for good.
+    func recordSubjectRevocation(sub: String, revokedBefore: Date, deletedAt: Date?) async throws
+    /// Takes the lease `name` for `holder` until `until` unless another holder has it unexpired at `now`.
+    func acquireLease(name: String, holder: String, until: Date, now: Date) async throws -> Bool
+    func releaseLease(name: String, holder: String) async throws
+}
+
+/// A subject's revocation state: tokens issued before `revokedBefore` no longer count, and a deleted
+/// subject's tokens never do.
+public struct SubjectRevocation: Sendable, Equatable {
+    public var sub: String
+    public var revokedBefore: Date
+    public var deletedAt: Date?
+
+    public init(sub: String, revokedBefore: Date, deletedAt: Date?) {
+        self.sub = sub
+        self.revokedBefore = revokedBefore
+        self.deletedAt = deletedAt
+    }
 }
 
 /// Sealed material: signing keys. Values arrive and leave sealed by ``SecretBox``.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import Logging
 
@@ -39,6 +40,10 @@ extension GatehouseConfiguration {
             }
             c.identityProvider = kind
         }
+        if c.identityProvider == .cognito {
+            c.cognito = try cognitoSettings(reader)
+            c.awsCredentials = SigV4Signer.Credentials.fromEnvironment(env)
+        }
 
         var pool = c.pool
         pool.appName = reader.string("GATEHOUSE_APP_NAME") ?? pool.appName
@@ -53,6 +58,9 @@ extension GatehouseConfiguration {
         policy.requireUppercase = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_UPPERCASE") ?? policy.requireUppercase
         policy.requireSymbol = try reader.bool("GATEHOUSE_PASSWORD_REQUIRE_SYMBOL") ?? policy.requireSymbol
         pool.passwordPolicy = policy
+        if let cooldown = try reader.int("GATEHOUSE_MAIL_COOLDOWN", in: 1...3600) {
+            pool.rateLimits.mailPerAddress = RateLimitRule(name: "mail.address", freeAttempts: 1, window: TimeInterval(cooldown))
+        }
         c.pool = pool
 
         c.scrypt.logN = try reader.int("GATEHOUSE_SCRYPT_LOG_N", in: 10...22) ?? c.scrypt.logN
@@ -118,6 +126,32 @@ extension GatehouseConfiguration {
             c.logFormat = parsed
         }
         return c
+    }
+}
+
+extension GatehouseConfiguration {
+    /// `GATEHOUSE_COGNITO_*` (the seeds' `COGNITO_USER_POOL_ID`, `COGNITO_CLIENT_ID` and `AWS_REGION` as aliases).
+    static func cognitoSettings(_ reader: EnvironmentReader) throws -> CognitoSettings {
+        guard let pool = reader.string("GATEHOUSE_COGNITO_USER_POOL_ID", aliases: ["COGNITO_USER_POOL_ID"]) else {
+            throw ConfigurationError("GATEHOUSE_IDENTITY_PROVIDER=cognito needs GATEHOUSE_COGNITO_USER_POOL_ID (e.g. us-east-1_AbCdEf123).")
+        }
+        guard pool.contains("_"), pool.count <= 64, pool.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw ConfigurationError("GATEHOUSE_COGNITO_USER_POOL_ID must look like <region>_<id>, not '\(pool)'.")
+        }
+        guard let client = reader.string("GATEHOUSE_COGNITO_CLIENT_ID", aliases: ["COGNITO_CLIENT_ID"]) else {
+            throw ConfigurationError("GATEHOUSE_IDENTITY_PROVIDER=cognito needs GATEHOUSE_COGNITO_CLIENT_ID (the app client without a secret).")
+        }
+        let region = reader.string("GATEHOUSE_COGNITO_REGION", aliases: ["AWS_REGION", "AWS_DEFAULT_REGION"]) ?? CognitoSettings.region(fromPoolID: pool)
+        if let region, let poolRegion = CognitoSettings.region(fromPoolID: pool), region != poolRegion {
+            throw ConfigurationError("GATEHOUSE_COGNITO_REGION is '\(region)' but the pool \(pool) lives in \(poolRegion).")
+        }
+        var settings = CognitoSettings(
+            userPoolID: pool, clientID: client, region: region, endpoint: try reader.url("GATEHOUSE_COGNITO_ENDPOINT"),
+            jwksURL: try reader.url("GATEHOUSE_COGNITO_JWKS_URL"), refreshRotation: try reader.bool("GATEHOUSE_COGNITO_REFRESH_ROTATION") ?? false)
+        if let days = try reader.int("GATEHOUSE_COGNITO_REFRESH_TOKEN_DAYS", in: 1...3650) {
+            settings.refreshTokenLifetime = TimeInterval(days) * 86_400
+        }
+        return settings
     }
 }
 

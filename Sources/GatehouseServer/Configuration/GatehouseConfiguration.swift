@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import Logging
 
@@ -48,6 +49,10 @@ public struct GatehouseConfiguration: Sendable {
     public var pool = PoolSettings()
     public var scrypt = ScryptPasswordHasher.Parameters.owasp
     public var hashingConcurrency: Int = BlockingWorkPool.defaultWidth
+    /// Set (and required) when `identityProvider` is `cognito`.
+    public var cognito: CognitoSettings?
+    /// AWS credentials for Cognito's administrator operations (`AWS_ACCESS_KEY_ID` and friends).
+    public var awsCredentials: SigV4Signer.Credentials?
 
     // Social sign-in
     /// Allowed Google audiences (web, iOS and Android client ids); empty disables Google sign-in.

@@ -68,6 +68,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/confirm:
     post:
       tags: [email]
@@ -98,6 +99,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/resend-code:
     post:
       tags: [email]
@@ -111,6 +113,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/signin:
     post:
       tags: [email]
@@ -135,13 +138,14 @@ paths:
         '400': {$ref: '#/components/responses/InvalidRequest'}
         '401': {$ref: '#/components/responses/InvalidCredentials'}
         '403':
-          description: The email address is not confirmed yet (`user_not_confirmed`).
+          description: The email address is not confirmed yet (`user_not_confirmed`); with Cognito also `forbidden` when the account needs a step this API does not offer (a new-password challenge, a required reset).
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Error'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/refresh:
     post:
       tags: [email]
@@ -158,6 +162,7 @@ paths:
         '401': {$ref: '#/components/responses/InvalidGrant'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/signout:
     post:
       tags: [email]
@@ -170,6 +175,7 @@ paths:
         '400': {$ref: '#/components/responses/InvalidRequest'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/signout/all:
     post:
       tags: [email]
@@ -179,6 +185,7 @@ paths:
       responses:
         '204': {description: Signed out everywhere.}
         '401': {$ref: '#/components/responses/Unauthorized'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/password/forgot:
     post:
       tags: [email]
@@ -192,6 +199,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/password/reset:
     post:
       tags: [email]
@@ -223,6 +231,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/password/change:
     post:
       tags: [email]
@@ -255,6 +264,7 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/google:
     post:
       tags: [social]
@@ -282,6 +292,7 @@ paths:
         '400': {$ref: '#/components/responses/InvalidRequest'}
         '401': {$ref: '#/components/responses/InvalidToken'}
         '403': {$ref: '#/components/responses/ProviderDisabled'}
+        '409': {$ref: '#/components/responses/AccountExists'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
@@ -314,6 +325,7 @@ paths:
         '400': {$ref: '#/components/responses/InvalidRequest'}
         '401': {$ref: '#/components/responses/InvalidToken'}
         '403': {$ref: '#/components/responses/ProviderDisabled'}
+        '409': {$ref: '#/components/responses/AccountExists'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '429': {$ref: '#/components/responses/TooManyRequests'}
@@ -396,6 +408,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/Profile'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
     patch:
       tags: [profile]
       operationId: updateProfile
@@ -415,6 +428,7 @@ paths:
         '401': {$ref: '#/components/responses/Unauthorized'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
     delete:
       tags: [profile]
       operationId: deleteAccount
@@ -424,6 +438,7 @@ paths:
       responses:
         '204': {description: Deleted.}
         '401': {$ref: '#/components/responses/Unauthorized'}
+        '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /.well-known/jwks.json:
     get:
       tags: [discovery]
@@ -680,12 +695,17 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     ProviderDisabled:
-      description: This provider is not configured on the server (`provider_disabled`).
+      description: This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+    AccountExists:
+      description: With the Cognito provider, the verified email belongs to an email-and-password account, which a provider sign-in never takes over (`conflict`); sign in with the password.
       content:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     UpstreamUnavailable:
-      description: Apple's or Google's keys could not be fetched and none are cached (`upstream_unavailable`).
+      description: An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, or, with the Cognito provider, Cognito. Nothing was changed; retry.
       content:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}

@@ -6,6 +6,7 @@ import NIOCore
 /// The precomputed discovery documents (they change only when keys rotate).
 struct DiscoveryDocuments: Sendable {
     let issuer: String
+    let jwksURI: String
     let jwksMaxAge: Int
     /// The JWKS bytes of the moment (`nil` when the provider publishes its own, as Cognito does).
     let jwks: @Sendable () -> [UInt8]?
@@ -14,7 +15,7 @@ struct DiscoveryDocuments: Sendable {
     var openIDConfiguration: JSONValue {
         [
             "issuer": .string(issuer),
-            "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
+            "jwks_uri": .string(jwksURI),
             "response_types_supported": ["id_token"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],

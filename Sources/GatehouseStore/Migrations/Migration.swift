@@ -23,5 +23,6 @@ struct Migration: Sendable {
     static let all: [Migration] = [
         .initialSchema,
         .socialSignIn,
+        .externalSubjects,
     ]
 }

@@ -17,7 +17,7 @@ struct TestApp: Sendable {
     let directory: URL
 
     static func make(
-        database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()),
+        database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()), realTime: Bool = false,
         configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
@@ -34,7 +34,7 @@ struct TestApp: Sendable {
         let mailer = CapturingMailer()
         var quiet = Logger(label: "gatehouse-test")
         quiet.logLevel = .warning
-        let built = try await buildApplication(configuration: configuration, options: .init(clock: clock, mailer: mailer, logger: logger ?? quiet))
+        let built = try await buildApplication(configuration: configuration, options: .init(clock: realTime ? SystemTimeSource() : clock, mailer: mailer, logger: logger ?? quiet))
         return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
     }
 

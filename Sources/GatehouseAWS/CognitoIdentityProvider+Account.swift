@@ -1,0 +1,95 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// Bearer authentication with Cognito's access tokens, the just-in-time profile's seed, account
+/// deletion and readiness.
+extension CognitoIdentityProvider {
+    /// Verifies a Cognito access token against the pool's key set (RS256, exact issuer,
+    /// `token_use == access`, our app client, times), then that its session still counts here.
+    public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
+        let jws: CompactJWS
+        do { jws = try CompactJWS(parsing: bearer) } catch { throw GatehouseError.unauthorized(cause: error.description) }
+        guard jws.algorithm == "RS256", let kid = jws.keyID else { throw GatehouseError.unauthorized(cause: "not an RS256 token with a kid") }
+        let keySet: RS256KeySet
+        do {
+            keySet = try await keys.keys(containing: kid)
+        } catch let error as GatehouseError where error.code == .upstreamUnavailable {
+            throw error
+        } catch {
+            throw GatehouseError.unauthorized(cause: "no key \(kid) in the pool's key set")
+        }
+        let claims = try verifier.verify(jws, keys: keySet, now: clock.now())
+        let sessionID = claims.originJTI ?? "jti:" + (claims.jti ?? "unknown")
+        let key = CognitoSessionLiveness.key(sessionID: sessionID, issuedAt: claims.issuedAt)
+        guard try await liveness.isLive(sessionID: key, sub: claims.sub) else {
+            throw GatehouseError.unauthorized(cause: "session ended or user deleted")
+        }
+        return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
+    }
+
+    public func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
+        do {
+            let user = CognitoUser(try await call("GetUser", ["AccessToken": .string(principal.accessToken)], logger: logger))
+            return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name)
+        } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
+            throw GatehouseError.unauthorized(cause: "Cognito no longer knows the token or the user")
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+    }
+
+    /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission),
+    /// then everything of theirs here in one transaction; their tokens stop working here at once and
+    /// their Apple tokens are revoked (queued if Apple is unreachable). If Cognito cannot be reached
+    /// nothing changes and the client can retry.
+    public func deleteAccount(principal: Principal, logger: Logger) async throws {
+        do {
+            _ = try await call("DeleteUser", ["AccessToken": .string(principal.accessToken)], logger: logger)
+        } catch let error as CognitoError where error.code == "UserNotFoundException" {
+            logger.info("the Cognito user was already gone")
+        } catch let error as CognitoError where error.code == "NotAuthorizedException" {
+            // The token was revoked at Cognito (a global sign-out there) but the session is live here:
+            // the administrator path deletes the same user.
+            do {
+                _ = try await call("AdminDeleteUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(principal.username)], logger: logger)
+            } catch let error as CognitoError where error.code == "UserNotFoundException" {
+                logger.info("the Cognito user was already gone")
+            } catch let error as CognitoError {
+                throw error.gatehouseError()
+            }
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        let sub = principal.sub
+        let vault = appleVault
+        let now = clock.now()
+        let queued: [String]
+        do {
+            queued = try await store.write { tx in
+                let queued = try await vault?.enqueueRevocations(userID: sub, in: tx) ?? []
+                try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
+                try await tx.deleteAppleTokens(userID: sub)
+                try await tx.deleteSessions(userID: sub)
+                try await tx.deleteIdentities(userID: sub)
+                try await tx.deleteProfile(sub: sub)
+                return queued
+            }
+        } catch {
+            logger.critical("the Cognito user was deleted but its local records were not", metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))])
+            throw error
+        }
+        liveness.invalidate(sub: sub)
+        profileCache?.invalidate(sub)
+        logger.info("account deleted", metadata: ["user.sub": .string(sub)])
+        if let vault, !queued.isEmpty { await vault.attempt(ids: queued, logger: logger) }
+    }
+
+    /// The store answers and the pool's keys can be had (cached, or fetched now).
+    public func checkReady() async throws {
+        try await store.ping()
+        if keys.expiresAt <= clock.now() {
+            do { _ = try await keys.refresh() } catch { throw GatehouseError.upstreamUnavailable(cause: "the Cognito key set cannot be fetched") }
+        }
+    }
+}

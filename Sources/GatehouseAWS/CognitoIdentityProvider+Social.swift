@@ -1,0 +1,195 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// Sign in with Apple and Google on Cognito, as the seeds do it but without their bugs: the provider
+/// token is verified by us (``SocialSignInService``); the user is found by our own (provider, sub) →
+/// Cognito link, so later Apple sign-ins without an email find the same user; a new identity joins an
+/// existing Cognito user only when both emails are verified and the user is one Gatehouse manages
+/// (a password account's password is never overwritten); an unconfirmed sign-up holding the address
+/// is deleted; and the set-a-random-password-then-sign-in step is serialised per user.
+extension CognitoIdentityProvider {
+    enum Resolved: Sendable {
+        case existing(sub: String)
+        case created(sub: String)
+    }
+
+    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        let identity = signIn.identity
+        let hint = (try? EmbeddedUserPool.displayName(signIn.fullNameHint)) ?? nil
+        var resolved: Resolved?
+        for attempt in 0..<3 {
+            do {
+                resolved = try await resolve(identity, name: identity.name ?? hint, logger: logger)
+                break
+            } catch let error as CognitoError where error.code == "UsernameExistsException" && attempt < 2 {
+                continue  // a concurrent sign-in created the user first; look again
+            } catch is StoreConflict where attempt < 2 {
+                continue
+            }
+        }
+        guard let resolved else { throw GatehouseError.internalError(cause: "could not resolve the provider identity on Cognito") }
+        let sub: String
+        let isNew: Bool
+        switch resolved {
+        case .existing(let existing): (sub, isNew) = (existing, false)
+        case .created(let created): (sub, isNew) = (created, true)
+        }
+        if identity.provider == .apple, let code = signIn.appleAuthorizationCode, let vault = appleVault {
+            await vault.keepRefreshToken(for: sub, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
+        }
+        let output = try await adminSignIn(username: sub, logger: logger)
+        profileCache?.invalidate(sub)
+        logger.info("signed in", metadata: ["user.sub": .string(sub), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
+        return try await issued(output, method: identity.provider.rawValue, isNewUser: isNew, logger: logger)
+    }
+
+    private func resolve(_ identity: VerifiedIdentity, name: String?, logger: Logger) async throws -> Resolved {
+        let provider = identity.provider.rawValue
+        if let link = try await store.read({ try await $0.identity(provider: provider, subject: identity.subject) }) {
+            do {
+                let user = CognitoUser(try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(link.userID)], logger: logger))
+                if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
+                    var changed = link
+                    changed.email = email
+                    changed.emailVerified = identity.emailVerified
+                    let updated = changed
+                    try await store.write { try await $0.updateIdentity(updated) }
+                }
+                if user.name == nil, let name { await setName(name, username: link.userID, logger: logger) }
+                return .existing(sub: link.userID)
+            } catch let error as CognitoError where error.code == "UserNotFoundException" {
+                // The Cognito user was deleted behind our back: forget the link and start afresh.
+                logger.warning("a linked Cognito user no longer exists; linking anew", metadata: ["user.sub": .string(link.userID)])
+                try await store.write { try await $0.deleteIdentities(userID: link.userID) }
+            } catch let error as CognitoError {
+                throw error.gatehouseError()
+            }
+        }
+
+        guard let rawEmail = identity.email, let email = try? EmailAddress(rawEmail) else {
+            throw GatehouseError(.forbidden, "The provider shared no email address, which this user pool needs. Allow email sharing and try again.")
+        }
+        guard identity.emailVerified else {
+            throw GatehouseError(.forbidden, "The provider has not verified this email address, so it cannot be used to sign in.")
+        }
+        let now = clock.now()
+        let existing: CognitoUser?
+        do {
+            existing = CognitoUser(try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)], logger: logger))
+        } catch let error as CognitoError where error.code == "UserNotFoundException" {
+            existing = nil
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        if let existing, let sub = existing.sub {
+            if existing.isConfirmed || existing.status == "FORCE_CHANGE_PASSWORD" || existing.status == "RESET_REQUIRED" {
+                let managed = try await store.read { try await !$0.identities(userID: sub).isEmpty }
+                guard managed, existing.emailVerified else {
+                    // Signing in would mean overwriting the password its owner chose.
+                    logger.info("a verified identity matches a password account; not linked", metadata: ["user.sub": .string(sub)])
+                    throw GatehouseError(.conflict, "An account with this email address already exists. Sign in with your email and password.")
+                }
+                try await store.write { try await $0.insertIdentity(IdentityRecord(linking: identity, to: sub, at: now)) }
+                if existing.name == nil, let name { await setName(name, username: sub, logger: logger) }
+                return .existing(sub: sub)
+            }
+            // An unconfirmed sign-up holds the address: it loses to the verified owner.
+            do {
+                _ = try await call("AdminDeleteUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(existing.username ?? email.value)], logger: logger)
+            } catch let error as CognitoError where error.code == "UserNotFoundException" {
+                // Gone already.
+            } catch let error as CognitoError {
+                throw error.gatehouseError()
+            }
+            try await store.write { tx in
+                try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
+                try await tx.deleteSessions(userID: sub)
+                try await tx.deleteProfile(sub: sub)
+            }
+            liveness.invalidate(sub: sub)
+            logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(sub)])
+        }
+
+        var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)], ["Name": "email_verified", "Value": "true"]]
+        if let name { attributes.append(["Name": "name", "Value": .string(name)]) }
+        let created: CognitoUser
+        do {
+            let output = try await call(
+                "AdminCreateUser",
+                ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value), "UserAttributes": .array(attributes), "MessageAction": "SUPPRESS"],
+                logger: logger)
+            created = CognitoUser(output["User"]?.objectValue ?? [:])
+        } catch let error as CognitoError where error.code == "UsernameExistsException" {
+            throw error
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        guard let sub = created.sub else { throw GatehouseError.upstreamUnavailable(cause: "AdminCreateUser returned no sub") }
+        try await store.write { try await $0.insertIdentity(IdentityRecord(linking: identity, to: sub, at: now)) }
+        return .created(sub: sub)
+    }
+
+    /// Sets a fresh random password and signs in with it (ADMIN_USER_PASSWORD_AUTH), one caller per
+    /// user at a time across instances, so two sign-ins never race on the password.
+    func adminSignIn(username: String, logger: Logger) async throws -> [String: JSONValue] {
+        try await userLocks.withLock(username) {
+            try await withLease("cognito-admin-auth:" + username) {
+                let password = Self.randomPassword(random)
+                do {
+                    _ = try await call(
+                        "AdminSetUserPassword",
+                        ["UserPoolId": .string(settings.userPoolID), "Username": .string(username), "Password": .string(password), "Permanent": true],
+                        logger: logger)
+                    return try await call(
+                        "AdminInitiateAuth",
+                        ["UserPoolId": .string(settings.userPoolID), "ClientId": .string(settings.clientID), "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
+                         "AuthParameters": ["USERNAME": .string(username), "PASSWORD": .string(password)]],
+                        logger: logger)
+                } catch let error as CognitoError where error.code == "InvalidPasswordException" {
+                    throw GatehouseError.internalError(cause: "the pool's password policy refused a generated password (longer than 36 characters?)")
+                } catch let error as CognitoError {
+                    throw error.gatehouseError()
+                }
+            }
+        }
+    }
+
+    /// Holds a store lease while `body` runs; waits (up to ~20 s) while another instance holds it.
+    func withLease<T: Sendable>(_ name: String, _ body: () async throws -> T) async throws -> T {
+        let holder = instanceID
+        var delay: UInt64 = 20
+        let deadline = clock.now().addingTimeInterval(20)
+        while true {
+            let now = clock.now()
+            if try await store.write({ try await $0.acquireLease(name: name, holder: holder, until: now.addingTimeInterval(30), now: now) }) { break }
+            guard now < deadline else { throw GatehouseError.tooManyRequests(retryAfter: 2) }
+            try await Task.sleep(nanoseconds: delay * 1_000_000)
+            delay = min(delay * 2, 500)
+        }
+        do {
+            let value = try await body()
+            try? await store.write { try await $0.releaseLease(name: name, holder: holder) }
+            return value
+        } catch {
+            try? await store.write { try await $0.releaseLease(name: name, holder: holder) }
+            throw error
+        }
+    }
+
+    /// Upper, lower, digit and symbol, then 32 random base64url characters: meets any Cognito policy.
+    static func randomPassword(_ random: any RandomSource) -> String {
+        "Aa1!" + random.token(bytes: 24)
+    }
+
+    func setName(_ name: String, username: String, logger: Logger) async {
+        do {
+            _ = try await call(
+                "AdminUpdateUserAttributes",
+                ["UserPoolId": .string(settings.userPoolID), "Username": .string(username), "UserAttributes": [["Name": "name", "Value": .string(name)]]],
+                logger: logger)
+        } catch {
+            logger.info("could not store the display name at Cognito", metadata: ["cognito.error": .string((error as? CognitoError)?.code ?? "unknown")])
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GatehouseAWS
+import GatehouseCore
+import GatehouseServer
+import GatehouseTesting
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// moto's Cognito emulator behind `Tests/cognito/moto_shim.py` (which adds the codes, RevokeToken,
+/// DeleteUser and rotation moto lacks), started once per test process. Locally, without moto the
+/// Cognito suites are skipped with a note; in CI (`GATEHOUSE_REQUIRE_ALL_SUITES=1`) they fail.
+final class MotoCognito: Sendable {
+    let endpoint: String
+    let userPoolID: String
+    let clientID: String
+    let jwksURL: String
+    let badUserPoolID: String
+    let badClientID: String
+    private let process: Process
+    private let input: Pipe
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("cognito/moto_shim.py")
+
+    /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
+    static let shared: MotoCognito? = {
+        guard PythonScript.available("moto.cognitoidp") && PythonScript.available("werkzeug") else {
+            if TestDatabase.requireAllSuites {
+                Issue.record("moto is required in CI for the Cognito suites (pip install 'moto[server]')")
+            } else {
+                FileHandle.standardError.write(Data("note: Cognito (moto) suites skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8))
+            }
+            return nil
+        }
+        do {
+            return try MotoCognito()
+        } catch {
+            Issue.record("could not start the moto Cognito emulator: \(error)")
+            return nil
+        }
+    }()
+
+    static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
+
+    private init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)),
+            let endpoint = info["endpoint"]?.stringValue, let pool = info["userPoolId"]?.stringValue, let client = info["clientId"]?.stringValue,
+            let jwks = info["jwksUrl"]?.stringValue, let badPool = info["badUserPoolId"]?.stringValue, let badClient = info["badClientId"]?.stringValue
+        else {
+            process.terminate()
+            throw GatehouseError.internalError(cause: "moto_shim.py printed no endpoint: \(String(decoding: line, as: UTF8.self))")
+        }
+        self.endpoint = endpoint
+        self.userPoolID = pool
+        self.clientID = client
+        self.jwksURL = jwks
+        self.badUserPoolID = badPool
+        self.badClientID = badClient
+        self.process = process
+        self.input = input
+    }
+
+    /// Settings for the well-configured pool (or the misconfigured one).
+    func settings(misconfigured: Bool = false) -> CognitoSettings {
+        CognitoSettings(
+            userPoolID: misconfigured ? badUserPoolID : userPoolID, clientID: misconfigured ? badClientID : clientID, region: "us-east-1",
+            endpoint: endpoint, jwksURL: jwksURL)
+    }
+
+    func configure(_ c: inout GatehouseConfiguration, misconfigured: Bool = false) {
+        c.identityProvider = .cognito
+        c.cognito = settings(misconfigured: misconfigured)
+        c.awsCredentials = .init(accessKeyID: "testing", secretAccessKey: "testing")
+    }
+
+    /// The newest code the pool "mailed" to `email` for `kind` (`signup` or `reset`).
+    func latestCode(_ kind: String, for email: String) async throws -> String {
+        let data = try await get("/_shim/messages")
+        let messages = (try StrictJSONParser().parse(Array(data))).arrayValue ?? []
+        let code = messages.compactMap(\.objectValue).last { $0["kind"]?.stringValue == kind && $0["email"]?.stringValue == email }?["code"]?.stringValue
+        return try #require(code, "no \(kind) code for \(email)")
+    }
+
+    func expireCodes() async throws {
+        _ = try await get("/_shim/expire-codes")
+    }
+
+    private func get(_ path: String) async throws -> Data {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + path)!)
+        return data
+    }
+}
+
+extension TestApp {
+    /// An app in Cognito mode against the shared emulator, on the real clock (moto stamps its tokens
+    /// with the real time).
+    static func cognito(_ moto: MotoCognito, database: TestDatabase = .sqlite, logger: Logger? = nil, configure: (inout GatehouseConfiguration) -> Void = { _ in }) async throws -> TestApp {
+        try await TestApp.make(database: database, logger: logger, realTime: true) { c in
+            moto.configure(&c)
+            configure(&c)
+        }
+    }
+}
