@@ -59,12 +59,14 @@ extension SQLTransaction {
             """).map(Self.decodeIdentity)
     }
 
+    /// The CASTs keep SQLite from marking the bound values as plan-relevant in this join, which made
+    /// it re-prepare the cached statement on every execution (2.7% of the exchange's CPU).
     func identityWithUser(provider: String, subject: String) async throws -> (IdentityRecord, UserRecord)? {
         guard let row = try await first("""
             SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
                    i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.created_at, u.updated_at
             FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
-            WHERE i.provider = \(bind: provider) AND i.provider_subject = \(bind: subject)
+            WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
             """) else { return nil }
         let identity = IdentityRecord(
             provider: try row.string("provider"), providerSubject: try row.string("provider_subject"), userID: try row.string("user_id"),

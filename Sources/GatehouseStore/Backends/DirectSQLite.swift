@@ -51,6 +51,14 @@ final class DirectSQLiteConnection: @unchecked Sendable {
         handle = nil
     }
 
+    /// How often SQLite re-prepared this connection's cached statements. A statement whose plan
+    /// SQLite ties to its bound values is re-prepared on every run; the store's queries avoid that.
+    var reprepareCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return statements.values.reduce(0) { $0 + Int(sqlite_nio_sqlite3_stmt_status($1, SQLITE_STMTSTATUS_REPREPARE, 0)) }
+    }
+
     private func error(_ rc: Int32) -> DirectSQLiteError {
         let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "closed"
         return DirectSQLiteError(code: rc, message: message)

@@ -87,6 +87,9 @@ final class SQLiteBackend: SQLBackend {
         }
     }
 
+    /// Re-preparations of cached statements across every connection (see ``DirectSQLiteConnection/reprepareCount``).
+    var reprepareCount: Int { ([writer] + readers).reduce(0) { $0 + $1.reprepareCount } }
+
     func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? DirectSQLiteError)?.isUniqueViolation ?? false
     }
