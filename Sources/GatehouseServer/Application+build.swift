@@ -15,13 +15,20 @@ public struct GatehouseRuntimeOptions: Sendable {
     public var logger: Logger?
     /// Called with the bound port once the server listens.
     public var onServerRunning: (@Sendable (Int) async -> Void)?
+    /// Whether the providers' key sets are fetched at start and kept fresh in the background (on in
+    /// production; tests that script a provider outage turn it off so only requests fetch).
+    public var refreshProviderKeysInBackground: Bool
 
-    public init(clock: any TimeSource = SystemTimeSource(), random: any RandomSource = SystemRandomSource(), mailer: (any Mailer)? = nil, logger: Logger? = nil, onServerRunning: (@Sendable (Int) async -> Void)? = nil) {
+    public init(
+        clock: any TimeSource = SystemTimeSource(), random: any RandomSource = SystemRandomSource(), mailer: (any Mailer)? = nil, logger: Logger? = nil,
+        onServerRunning: (@Sendable (Int) async -> Void)? = nil, refreshProviderKeysInBackground: Bool = true
+    ) {
         self.clock = clock
         self.random = random
         self.mailer = mailer
         self.logger = logger
         self.onServerRunning = onServerRunning
+        self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
     }
 }
 
@@ -126,7 +133,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         MaintenanceService(
             store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,
             clock: clock, logger: logger))
-    if !upstreamKeySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: upstreamKeySets, clock: clock, logger: logger)) }
+    if options.refreshProviderKeysInBackground, !upstreamKeySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: upstreamKeySets, clock: clock, logger: logger)) }
     if let vault = social.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
     services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await store.close() }))

@@ -212,7 +212,9 @@ struct SocialVerificationTests {
         try await FakeIssuer.run(clock: clock) { issuer in
             // The providers are down from the start: nothing is cached.
             issuer.update { $0.jwksDown = true }
-            let (app, _) = try await TestApp.social(issuer: issuer, clock: clock)
+            // Only requests fetch here: a background fetch begun while the providers were down could
+            // still be in flight (and shared) when the script brings them back.
+            let (app, _) = try await TestApp.social(issuer: issuer, clock: clock, backgroundKeyRefresh: false)
             try await app.router { client in
                 let token = issuer.token(.apple, audience: Clients.appleBundle, subject: "a-7", email: nil)
                 let down = try await Self.apple(client, token)
@@ -229,6 +231,23 @@ struct SocialVerificationTests {
                 clock.advance(by: 7200)
                 let fresh = issuer.token(.apple, audience: Clients.appleBundle, subject: "a-7", email: nil)
                 #expect(try await Self.apple(client, fresh).status == .ok, "the last good set keeps serving")
+            }
+        }
+    }
+
+    @Test func keysAreFetchedInTheBackgroundBeforeTheFirstSignIn() async throws {
+        try await FakeIssuer.run { issuer in
+            let (app, _) = try await TestApp.social(issuer: issuer)
+            try await app.router { client in
+                // No request has named a provider yet: the background service fetches both sets at start.
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline, issuer.recorded.jwksFetches["google"] == nil || issuer.recorded.jwksFetches["apple"] == nil {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(issuer.recorded.jwksFetches["google"] == 1 && issuer.recorded.jwksFetches["apple"] == 1)
+                let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-bg", email: nil)
+                #expect(try await Self.google(client, token).status == .ok)
+                #expect(issuer.recorded.jwksFetches["google"] == 1, "the sign-in used the set fetched in the background")
             }
         }
     }

@@ -18,7 +18,7 @@ struct TestApp: Sendable {
 
     static func make(
         database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()), realTime: Bool = false,
-        configure: (inout GatehouseConfiguration) -> Void = { _ in }
+        backgroundKeyRefresh: Bool = true, configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
         var configuration = GatehouseConfiguration()
@@ -34,7 +34,8 @@ struct TestApp: Sendable {
         let mailer = CapturingMailer()
         var quiet = Logger(label: "gatehouse-test")
         quiet.logLevel = .warning
-        let built = try await buildApplication(configuration: configuration, options: .init(clock: realTime ? SystemTimeSource() : clock, mailer: mailer, logger: logger ?? quiet))
+        let built = try await buildApplication(configuration: configuration, options: .init(
+                clock: realTime ? SystemTimeSource() : clock, mailer: mailer, logger: logger ?? quiet, refreshProviderKeysInBackground: backgroundKeyRefresh))
         return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
     }
 
