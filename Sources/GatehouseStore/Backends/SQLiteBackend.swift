@@ -7,8 +7,8 @@ import SQLKit
 import SQLiteKit
 import SQLiteNIO
 
-/// SQLite in WAL mode: one writer connection (write transactions take turns, `BEGIN IMMEDIATE`) and a
-/// few reader connections that never wait for the writer. Statements run in place through
+/// SQLite in WAL mode: one writer connection (write transactions take turns, `BEGIN IMMEDIATE`), a
+/// few reader connections that never wait for the writer, and a checkpointer on its own thread. Statements run in place through
 /// ``DirectSQLiteConnection`` (each is microseconds in WAL mode; a busy lock from another process
 /// waits at most `busy_timeout`).
 final class SQLiteBackend: SQLBackend {
@@ -16,22 +16,29 @@ final class SQLiteBackend: SQLBackend {
     let path: String
     private let logger: Logger
     private let writer: DirectSQLiteConnection
-    private let writerTurn = AsyncSemaphore(count: 1)
+    private let writerTurn: AsyncSemaphore
     private let readers: [DirectSQLiteConnection]
     private let readerSlots: AsyncSemaphore
     private let freeReaders: Mutex<[Int]>
     private let closed = Mutex(false)
+    /// Checkpoints the WAL off the request path (see ``SQLiteCheckpointer``).
+    let checkpointer: SQLiteCheckpointer
 
-    private init(path: String, writer: DirectSQLiteConnection, readers: [DirectSQLiteConnection], logger: Logger) {
+    private init(
+        path: String, writer: DirectSQLiteConnection, writerTurn: AsyncSemaphore, readers: [DirectSQLiteConnection], checkpointer: SQLiteCheckpointer,
+        logger: Logger
+    ) {
         self.path = path
         self.writer = writer
+        self.writerTurn = writerTurn
+        self.checkpointer = checkpointer
         self.readers = readers
         self.logger = logger
         self.readerSlots = AsyncSemaphore(count: readers.count)
         self.freeReaders = Mutex(Array(readers.indices))
     }
 
-    static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteBackend {
+    static func open(path: String, readerCount: Int = 4, checkpointRestartFrames: Int = 4096, logger: Logger) async throws -> SQLiteBackend {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -43,6 +50,10 @@ final class SQLiteBackend: SQLBackend {
         try await db.raw("PRAGMA journal_mode = WAL").run()
         try await db.raw("PRAGMA synchronous = NORMAL").run()
         try await db.raw("PRAGMA foreign_keys = ON").run()
+        // Commits never checkpoint; the checkpointer's thread does.
+        try await db.raw("PRAGMA wal_autocheckpoint = 0").run()
+        // A log that grew in a burst is cut back to 64 MiB once it starts over.
+        try await db.raw("PRAGMA journal_size_limit = 67108864").run()
         chmodDatabase(path)
         var readers: [DirectSQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {
@@ -52,7 +63,9 @@ final class SQLiteBackend: SQLBackend {
             try await rdb.raw("PRAGMA query_only = ON").run()
             readers.append(reader)
         }
-        return SQLiteBackend(path: path, writer: writer, readers: readers, logger: logger)
+        let writerTurn = AsyncSemaphore(count: 1)
+        let checkpointer = try SQLiteCheckpointer(path: path, writerTurn: writerTurn, restartFrames: checkpointRestartFrames, logger: logger)
+        return SQLiteBackend(path: path, writer: writer, writerTurn: writerTurn, readers: readers, checkpointer: checkpointer, logger: logger)
     }
 
     /// The database holds password hashes and sealed keys: owner-only.
@@ -80,6 +93,7 @@ final class SQLiteBackend: SQLBackend {
         do {
             let result = try await body(db)
             try await db.raw("COMMIT").run()
+            checkpointer.noteCommit()
             return result
         } catch {
             try? await db.raw("ROLLBACK").run()
@@ -114,7 +128,13 @@ final class SQLiteBackend: SQLBackend {
         if alreadyClosed { return }
         // Wait for the writer's turn so no transaction is cut in half.
         await writerTurn.acquire()
+        checkpointer.stop()
         for reader in readers { reader.close() }
+        do {
+            try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)", []) { _ in }
+        } catch {
+            logger.warning("final WAL checkpoint failed; the next start completes it", metadata: ["error": .string("\(error)")])
+        }
         writer.close()
         writerTurn.release()
     }
