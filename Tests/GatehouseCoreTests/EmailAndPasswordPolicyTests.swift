@@ -17,7 +17,7 @@ struct EmailAddressTests {
         ".alice@example.com", "alice.@example.com", "al..ice@example.com", "alice @example.com", "alice@exa mple.com",
         "alice@example.com\r\nBcc: x@y.com", "alice\u{0}@example.com", "alice@-example.com", "alice@example.123",
         "\"quoted\"@example.com", "alice@example.com\u{200B}", String(repeating: "a", count: 65) + "@example.com",
-        "alice@" + String(repeating: "a", count: 250) + ".com", "a(b)@example.com", "<alice@example.com>", "alice;drop@example.com",
+        "alice@" + String(repeating: "a", count: 250) + ".com", "a(b)@example.com", "<alice@example.com>", "alice;drop@example.com", "alice\t@example.com", "alice\u{7F}@example.com",
     ])
     func refusesInvalidAddresses(_ raw: String) {
         #expect(throws: GatehouseError.self) { try EmailAddress(raw) }

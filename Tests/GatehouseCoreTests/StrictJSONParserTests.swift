@@ -55,6 +55,16 @@ struct StrictJSONParserTests {
         #expect(text == #"{"a":[1,2.5,true,null],"b":"x\n\"y\"\u0001","c":{"d":"é"}}"#)
         #expect(try parse(text) == value)
     }
+
+    @Test(arguments: ["eyJhbGciOiJSUzI1NiJ9.e30.sig", "plain text é ✓", "tab\there", "back\\slash", "quote\"d", "del\u{7F}", "", "x\u{1F}"])
+    func escapesExactlyWhatJSONRequires(_ string: String) throws {
+        // Plain strings are copied whole; anything with a quote, backslash or control character is escaped.
+        let text = JSONValue.string(string).serializedString()
+        let needsEscape = string.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "\\" }
+        if !needsEscape { #expect(text == "\"" + string + "\"") }
+        #expect(needsEscape == (text.utf8.count > string.utf8.count + 2))
+        #expect(try parse(text) == .string(string))
+    }
 }
 
 @Suite("Base64URL")

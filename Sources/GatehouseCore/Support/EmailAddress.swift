@@ -13,7 +13,13 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         let invalid = GatehouseError.invalidRequest("'email' is not a valid email address.")
         guard raw.utf8.count <= Self.maxLength, !raw.isEmpty else { throw invalid }
         // No whitespace or control characters anywhere (also keeps mail headers injection-free).
+        let ascii = raw.utf8.allSatisfy { $0 < 0x80 }
         for scalar in raw.unicodeScalars {
+            if scalar.isASCII {
+                // Controls, space and the other ASCII whitespace are all below 0x21.
+                if scalar.value < 0x21 || scalar.value == 0x7F { throw invalid }
+                continue
+            }
             if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
                 || scalar.properties.generalCategory == .format || scalar == "\u{2028}" || scalar == "\u{2029}"
             {
@@ -45,7 +51,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         }
         guard let tld = labels.last, tld.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { throw invalid }
         self.value = raw
-        self.key = raw.precomposedStringWithCanonicalMapping.lowercased()
+        // NFC leaves ASCII as it is.
+        self.key = ascii ? raw.lowercased() : raw.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     public var description: String { "<email>" }

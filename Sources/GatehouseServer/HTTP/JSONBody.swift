@@ -40,6 +40,8 @@ enum JSONBody {
 
     /// `application/json`, optionally with `charset=utf-8`; any other charset is refused.
     static func isJSON(_ contentType: String) -> Bool {
+        // What clients send, compared without splitting; other spellings take the general path.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return true }
         let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard parts.first == "application/json" else { return false }
         for parameter in parts.dropFirst() {
