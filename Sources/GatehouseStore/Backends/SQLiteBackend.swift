@@ -7,10 +7,11 @@ import SQLKit
 import SQLiteKit
 import SQLiteNIO
 
-/// SQLite in WAL mode: one writer connection (write transactions take turns, `BEGIN IMMEDIATE`), a
-/// few reader connections that never wait for the writer, and a checkpointer on its own thread. Statements run in place through
-/// ``DirectSQLiteConnection`` (each is microseconds in WAL mode; a busy lock from another process
-/// waits at most `busy_timeout`).
+/// SQLite in WAL mode: one writer connection whose transactions take turns (`BEGIN IMMEDIATE`,
+/// concurrent ones sharing a commit: ``SQLiteGroupCommit``), a few reader connections that never
+/// wait for the writer, and a checkpointer on its own thread (``SQLiteCheckpointer``). Statements
+/// run in place through ``DirectSQLiteConnection`` (each is microseconds in WAL mode; a busy lock
+/// from another process waits at most `busy_timeout`).
 final class SQLiteBackend: SQLBackend {
     let name = "sqlite"
     let path: String
@@ -23,6 +24,8 @@ final class SQLiteBackend: SQLBackend {
     private let closed = Mutex(false)
     /// Checkpoints the WAL off the request path (see ``SQLiteCheckpointer``).
     let checkpointer: SQLiteCheckpointer
+    /// Concurrent write transactions share a commit (see ``SQLiteGroupCommit``).
+    let groupCommit: SQLiteGroupCommit
 
     private init(
         path: String, writer: DirectSQLiteConnection, writerTurn: AsyncSemaphore, readers: [DirectSQLiteConnection], checkpointer: SQLiteCheckpointer,
@@ -32,6 +35,7 @@ final class SQLiteBackend: SQLBackend {
         self.writer = writer
         self.writerTurn = writerTurn
         self.checkpointer = checkpointer
+        self.groupCommit = SQLiteGroupCommit(writer: writer, writerTurn: writerTurn, logger: logger, afterCommit: { checkpointer.noteCommit() })
         self.readers = readers
         self.logger = logger
         self.readerSlots = AsyncSemaphore(count: readers.count)
@@ -86,19 +90,7 @@ final class SQLiteBackend: SQLBackend {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        await writerTurn.acquire()
-        defer { writerTurn.release() }
-        let db = DirectSQLiteDatabase(connection: writer, logger: logger)
-        try await db.raw("BEGIN IMMEDIATE").run()
-        do {
-            let result = try await body(db)
-            try await db.raw("COMMIT").run()
-            checkpointer.noteCommit()
-            return result
-        } catch {
-            try? await db.raw("ROLLBACK").run()
-            throw error
-        }
+        try await groupCommit.write(body)
     }
 
     /// Re-preparations of cached statements across every connection (see ``DirectSQLiteConnection/reprepareCount``).
