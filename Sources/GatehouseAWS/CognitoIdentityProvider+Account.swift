@@ -62,27 +62,19 @@ extension CognitoIdentityProvider {
             throw error.gatehouseError()
         }
         let sub = principal.sub
-        let vault = appleVault
+        let deletion = AccountDeletion(liveness: liveness, profileCache: profileCache, appleVault: appleVault)
         let now = clock.now()
         let queued: [String]
         do {
             queued = try await store.write { tx in
-                let queued = try await vault?.enqueueRevocations(userID: sub, in: tx) ?? []
                 try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
-                try await tx.deleteAppleTokens(userID: sub)
-                try await tx.deleteSessions(userID: sub)
-                try await tx.deleteIdentities(userID: sub)
-                try await tx.deleteProfile(sub: sub)
-                return queued
+                return try await deletion.removeLocalRecords(of: sub, in: tx)
             }
         } catch {
             logger.critical("the Cognito user was deleted but its local records were not", metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))])
             throw error
         }
-        liveness.invalidate(sub: sub)
-        profileCache?.invalidate(sub)
-        logger.info("account deleted", metadata: ["user.sub": .string(sub)])
-        if let vault, !queued.isEmpty { await vault.attempt(ids: queued, logger: logger) }
+        await deletion.finish(sub: sub, queuedRevocations: queued, logger: logger)
     }
 
     /// The store answers and the pool's keys can be had (cached, or fetched now).

@@ -23,21 +23,14 @@ extension EmbeddedUserPool {
     /// the same transaction and revoked right after (retried later if Apple is unreachable).
     public func deleteAccount(principal: Principal, logger: Logger) async throws {
         let sub = principal.sub
-        let vault = appleVault
+        let deletion = AccountDeletion(liveness: liveness, profileCache: profileCache, appleVault: appleVault)
         let queued: [String] = try await store.write { tx in
-            let queued = try await vault?.enqueueRevocations(userID: sub, in: tx) ?? []
-            try await tx.deleteAppleTokens(userID: sub)
-            try await tx.deleteSessions(userID: sub)
+            let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
             try await tx.deleteCodes(userID: sub)
-            try await tx.deleteIdentities(userID: sub)
-            try await tx.deleteProfile(sub: sub)
             try await tx.deleteUser(id: sub)
             return queued
         }
-        liveness.invalidate(sub: sub)
-        profileCache?.invalidate(sub)
-        logger.info("account deleted", metadata: ["user.sub": .string(sub)])
-        if let vault, !queued.isEmpty { await vault.attempt(ids: queued, logger: logger) }
+        await deletion.finish(sub: sub, queuedRevocations: queued, logger: logger)
     }
 
     public func checkReady() async throws {
