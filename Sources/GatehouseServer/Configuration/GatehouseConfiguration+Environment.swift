@@ -14,7 +14,7 @@ extension GatehouseConfiguration {
     /// Reads `GATEHOUSE_*` variables (and the seeds' names as aliases). Unknown values are errors that
     /// say which variable is wrong, never silently ignored.
     public static func fromEnvironment(_ env: [String: String]) throws -> GatehouseConfiguration {
-        var reader = EnvironmentReader(env: env)
+        let reader = EnvironmentReader(env: env)
         var c = GatehouseConfiguration()
         c.host = reader.string("GATEHOUSE_HTTP_HOST") ?? c.host
         c.port = try reader.int("GATEHOUSE_HTTP_PORT", in: 0...65535) ?? c.port
