@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Where the core gets randomness: a CSPRNG in production, a seeded source in tests.
@@ -6,28 +5,12 @@ public protocol RandomSource: Sendable {
     func bytes(_ count: Int) -> [UInt8]
 }
 
-/// A CSPRNG: BoringSSL's `RAND_bytes` (seeded from the operating system) through swift-crypto,
-/// which fills a buffer without a system call per 8 bytes.
+/// The operating system's CSPRNG, read in 4 KiB blocks (see ``EntropyPool``).
 public struct SystemRandomSource: RandomSource {
     public init() {}
 
     public func bytes(_ count: Int) -> [UInt8] {
-        if count > 0, count % 8 == 0 {
-            return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
-        }
-        var out = [UInt8](repeating: 0, count: count)
-        var generator = SystemRandomNumberGenerator()
-        var index = 0
-        while index < count {
-            var word = generator.next()
-            withUnsafeBytes(of: &word) { raw in
-                for byte in raw where index < count {
-                    out[index] = byte
-                    index += 1
-                }
-            }
-        }
-        return out
+        EntropyPool.shared.bytes(count)
     }
 }
 
