@@ -50,9 +50,10 @@ struct RequestContextMiddleware: RouterMiddleware {
         return value
     }
 
+    /// 64 random bits in hex, from the buffered CSPRNG (not a system call per request).
     static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String(generator.next(), radix: 16, uppercase: false)
+        let value = SystemRandomSource().bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return String(value, radix: 16, uppercase: false)
     }
 
     /// The TCP peer, unless it is a trusted proxy: then the nearest address in `X-Forwarded-For`
