@@ -94,29 +94,56 @@ public final class SystemOpenSSL: @unchecked Sendable {
 }
 
 /// One RSA private key held by OpenSSL, signing SHA-256 digests with PKCS #1 v1.5 padding.
+///
+/// Setting up a signing context (fetching the provider's RSA signature and SHA-256, setting the
+/// padding) cost about as much per signature as 5% of the RSA operation itself; contexts are set up
+/// once and kept for reuse (as `openssl speed` does), each used by one signature at a time.
 public final class RS256OpenSSLSigner: @unchecked Sendable {
     let library: SystemOpenSSL
     let pkey: OpaquePointer
+    /// Contexts ready to sign, not in use. At most `maxIdle` are kept.
+    private let idle = Mutex<[OpaquePointer]>([])
+    static let maxIdle = 16
 
     init(library: SystemOpenSSL, pkey: OpaquePointer) {
         self.library = library
         self.pkey = pkey
     }
 
-    deinit { library.pkeyFree(pkey) }
+    deinit {
+        for ctx in idle.withLock({ $0 }) { library.ctxFree(ctx) }
+        library.pkeyFree(pkey)
+    }
+
+    /// Contexts currently kept for reuse (for tests).
+    var idleContexts: Int { idle.withLock { $0.count } }
+
+    private func makeContext() -> OpaquePointer? {
+        guard let ctx = library.ctxNew(pkey, nil) else { return nil }
+        guard library.signInit(ctx) == 1, library.setPadding(ctx, 1 /* RSA_PKCS1_PADDING */) == 1,
+            library.setSignatureMD(ctx, library.sha256()) == 1
+        else {
+            library.ctxFree(ctx)
+            return nil
+        }
+        return ctx
+    }
 
     /// The signature of a 32-byte SHA-256 digest, or `nil` if OpenSSL refused.
     func sign(digest: [UInt8]) -> [UInt8]? {
-        guard let ctx = library.ctxNew(pkey, nil) else { return nil }
-        defer { library.ctxFree(ctx) }
-        guard library.signInit(ctx) == 1, library.setPadding(ctx, 1 /* RSA_PKCS1_PADDING */) == 1,
-            library.setSignatureMD(ctx, library.sha256()) == 1
-        else { return nil }
+        guard let ctx = idle.withLock({ $0.popLast() }) ?? makeContext() else { return nil }
         var output = [UInt8](repeating: 0, count: 512)
         var length = output.count
         let rc = output.withUnsafeMutableBufferPointer { out in
             digest.withUnsafeBufferPointer { library.sign(ctx, out.baseAddress, &length, $0.baseAddress, $0.count) }
         }
+        // A context that failed is not trusted again.
+        let keep = rc == 1 && idle.withLock { contexts in
+            guard contexts.count < Self.maxIdle else { return false }
+            contexts.append(ctx)
+            return true
+        }
+        if !keep { library.ctxFree(ctx) }
         guard rc == 1 else { return nil }
         return Array(output.prefix(length))
     }
