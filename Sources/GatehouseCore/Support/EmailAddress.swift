@@ -33,19 +33,19 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard !local.isEmpty, local.utf8.count <= 64, !local.hasPrefix("."), !local.hasSuffix("."),
             !local.contains("..")
         else { throw invalid }
-        for scalar in local.unicodeScalars where scalar.isASCII {
+        for byte in local.utf8 where byte < 0x80 {
             // RFC 5322 atext plus dot; quoted local parts are not accepted.
-            let allowed = "!#$%&'*+-/=?^_`{|}~."
-            if !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || allowed.unicodeScalars.contains(scalar)) {
-                throw invalid
-            }
+            if !(Self.isASCIILetterOrDigit(byte) || Self.atextSymbols.contains(byte)) { throw invalid }
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, domain.utf8.count <= 253 else { throw invalid }
         for label in labels {
             guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { throw invalid }
             for scalar in label.unicodeScalars {
-                let ok = scalar == "-" || ("0"..."9").contains(scalar) || (scalar.isASCII ? scalar.properties.isAlphabetic : scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+                let ok =
+                    scalar.isASCII
+                    ? scalar == "-" || Self.isASCIILetterOrDigit(UInt8(scalar.value))
+                    : scalar.properties.isAlphabetic || scalar.properties.numericType != nil
                 if !ok { throw invalid }
             }
         }
@@ -53,6 +53,13 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         self.value = raw
         // NFC leaves ASCII as it is.
         self.key = ascii ? raw.lowercased() : raw.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// The symbols RFC 5322 allows in an unquoted local part, and the dot.
+    static let atextSymbols = Set("!#$%&'*+-/=?^_`{|}~.".utf8)
+
+    static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     public var description: String { "<email>" }
