@@ -36,7 +36,7 @@ struct SystemOpenSSLTests {
         #expect((1...RS256OpenSSLSigner.maxIdle).contains(signer.idleContexts), "contexts are kept for reuse")
     }
 
-    @Test func signingKeyVerifiesWithItsPublicJWKKey() throws {
+    @Test func signaturesVerifyWithThePublicKey() throws {
         let key = try SigningKey.generate(use: .idToken, kid: "k", now: Date())
         let input = Array("header.claims".utf8)
         for _ in 0..<3 {
