@@ -32,6 +32,53 @@ struct EmailAddressTests {
     @Test func caseFoldsForTheKey() throws {
         #expect(try EmailAddress("ALICE@EXAMPLE.COM").key == (try EmailAddress("alice@example.com").key))
     }
+
+    /// The one-pass ASCII check must answer exactly what the general rules answer: compared on
+    /// 200,000 generated addresses biased towards the characters the rules care about, and on the
+    /// length limits.
+    @Test func asciiPathAgreesWithTheGeneralRules() {
+        let alphabet = Array("aZ09.@-_+!~`{|}'=?^#$%&*/ \t\"(),:;<>[]\\\u{7F}\u{1}".utf8)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {  // SplitMix64: reproducible without a seedable library generator
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        var cases: [String] = []
+        let common = Array("aZ09".utf8)
+        func part(_ length: Int) -> [UInt8] {  // mostly letters and digits, so generated cases also pass
+            (0..<length).map { _ in next(10) < 7 ? common[next(common.count)] : alphabet[next(alphabet.count)] }
+        }
+        for _ in 0..<200_000 {
+            let local = part(next(6))
+            let domain = part(next(5)) + (next(4) > 0 ? [UInt8(ascii: ".")] : []) + part(next(4))
+            cases.append(String(decoding: local + (next(8) > 0 ? [UInt8(ascii: "@")] : []) + domain, as: UTF8.self))
+        }
+        for local in [63, 64, 65] {
+            for label in [62, 63, 64] {
+                cases.append(String(repeating: "a", count: local) + "@" + String(repeating: "b", count: label) + ".com")
+            }
+        }
+        for domain in [252, 253, 254] {  // labels of 63 joined by dots, the last one shortened
+            var labels: [String] = []
+            var left = domain
+            while left > 0 {
+                let count = min(63, left)
+                labels.append(String(repeating: "c", count: count))
+                left -= count + 1
+            }
+            cases.append("x@" + labels.joined(separator: "."))
+        }
+        var accepted = 0
+        for raw in cases where raw.utf8.count <= EmailAddress.maxLength {
+            let fast = EmailAddress.asciiKey(raw)
+            #expect(fast == EmailAddress.unicodeKey(raw), "\(Array(raw.utf8))")
+            if fast != nil { accepted += 1 }
+        }
+        #expect(accepted > 100)  // the generated cases reach the accepting side too
+    }
 }
 
 @Suite("Password policy")

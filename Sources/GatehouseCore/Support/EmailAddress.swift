@@ -10,53 +10,109 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public static let maxLength = 254
 
     public init(_ raw: String) throws(GatehouseError) {
-        let invalid = GatehouseError.invalidRequest("'email' is not a valid email address.")
-        guard raw.utf8.count <= Self.maxLength, !raw.isEmpty else { throw invalid }
-        // No whitespace or control characters anywhere (also keeps mail headers injection-free).
-        let ascii = raw.utf8.allSatisfy { $0 < 0x80 }
+        guard raw.utf8.count <= Self.maxLength, !raw.isEmpty,
+            let key = raw.utf8.allSatisfy({ $0 < 0x80 }) ? Self.asciiKey(raw) : Self.unicodeKey(raw)
+        else { throw GatehouseError.invalidRequest("'email' is not a valid email address.") }
+        self.value = raw
+        self.key = key
+    }
+
+    /// The key of a valid address in any script, or `nil`. The rules: no whitespace or control
+    /// characters anywhere (which also keeps mail headers injection-free); one `@`; an unquoted local
+    /// part of RFC 5322 atext and single inner dots, at most 64 bytes; a domain of at least two labels
+    /// of letters, digits and inner hyphens, at most 63 bytes each and 253 in all, whose last label is
+    /// not all digits.
+    static func unicodeKey(_ raw: String) -> String? {
         for scalar in raw.unicodeScalars {
             if scalar.isASCII {
                 // Controls, space and the other ASCII whitespace are all below 0x21.
-                if scalar.value < 0x21 || scalar.value == 0x7F { throw invalid }
+                if scalar.value < 0x21 || scalar.value == 0x7F { return nil }
                 continue
             }
             if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
                 || scalar.properties.generalCategory == .format || scalar == "\u{2028}" || scalar == "\u{2029}"
             {
-                throw invalid
+                return nil
             }
         }
         let parts = raw.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw invalid }
+        guard parts.count == 2 else { return nil }
         let local = parts[0]
         let domain = parts[1]
         guard !local.isEmpty, local.utf8.count <= 64, !local.hasPrefix("."), !local.hasSuffix("."),
             !local.contains("..")
-        else { throw invalid }
+        else { return nil }
         for byte in local.utf8 where byte < 0x80 {
-            // RFC 5322 atext plus dot; quoted local parts are not accepted.
-            if !(Self.isASCIILetterOrDigit(byte) || Self.atextSymbols.contains(byte)) { throw invalid }
+            if !(isASCIILetterOrDigit(byte) || isAtextSymbolOrDot(byte)) { return nil }
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, domain.utf8.count <= 253 else { throw invalid }
+        guard labels.count >= 2, domain.utf8.count <= 253 else { return nil }
         for label in labels {
-            guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { throw invalid }
+            guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return nil }
             for scalar in label.unicodeScalars {
                 let ok =
                     scalar.isASCII
-                    ? scalar == "-" || Self.isASCIILetterOrDigit(UInt8(scalar.value))
+                    ? scalar == "-" || isASCIILetterOrDigit(UInt8(scalar.value))
                     : scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                if !ok { throw invalid }
+                if !ok { return nil }
             }
         }
-        guard let tld = labels.last, tld.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { throw invalid }
-        self.value = raw
+        guard let tld = labels.last, tld.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { return nil }
         // NFC leaves ASCII as it is.
-        self.key = ascii ? raw.lowercased() : raw.precomposedStringWithCanonicalMapping.lowercased()
+        return raw.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// ``unicodeKey(_:)``'s rules for an all-ASCII address (nearly every address, and every one a
+    /// provider token carries), checked in one pass over the bytes: no splitting, no Unicode lookups.
+    static func asciiKey(_ raw: String) -> String? {
+        let bytes = Array(raw.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, at <= 64, bytes.count - at - 1 <= 253 else { return nil }
+        var previous = UInt8(ascii: ".")  // a leading dot is refused like a doubled one
+        for byte in bytes[..<at] {
+            if byte == UInt8(ascii: ".") {
+                if previous == byte { return nil }
+            } else if !(isASCIILetterOrDigit(byte) || isAtextSymbolOrDot(byte)) {
+                return nil
+            }
+            previous = byte
+        }
+        guard previous != UInt8(ascii: ".") else { return nil }
+        var labels = 0
+        var labelLength = 0
+        var labelAllDigits = true
+        previous = UInt8(ascii: ".")
+        for byte in bytes[(at + 1)...] {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0, previous != UInt8(ascii: "-") else { return nil }
+                labels += 1
+                labelLength = 0
+                labelAllDigits = true
+            } else {
+                let hyphen = byte == UInt8(ascii: "-")
+                guard hyphen || isASCIILetterOrDigit(byte), !(hyphen && labelLength == 0) else { return nil }
+                labelLength += 1
+                guard labelLength <= 63 else { return nil }
+                if byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") { labelAllDigits = false }
+            }
+            previous = byte
+        }
+        // The last label: present, not ending in a hyphen, not all digits; and at least two labels.
+        guard labelLength > 0, previous != UInt8(ascii: "-"), !labelAllDigits, labels >= 1 else { return nil }
+        return String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The symbols RFC 5322 allows in an unquoted local part, and the dot.
-    static let atextSymbols = Set("!#$%&'*+-/=?^_`{|}~.".utf8)
+    static func isAtextSymbolOrDot(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "?"),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"),
+            UInt8(ascii: "~"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
+    }
 
     static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
