@@ -5,6 +5,12 @@ extension EmbeddedUserPool {
     enum Resolution: Sendable {
         case existing(UserRecord)
         case created(UserRecord, replaced: String?)
+
+        var user: UserRecord {
+            switch self {
+            case .existing(let user), .created(let user, _): user
+            }
+        }
     }
 
     /// Finds or creates the user a verified provider identity belongs to, and signs them in.
@@ -13,28 +19,33 @@ extension EmbeddedUserPool {
     /// account only when both sides have a verified email; an unconfirmed password sign-up with the
     /// same address never absorbs it — it is removed (with its codes and sessions) and the verified
     /// owner gets the address, so whoever started that sign-up never gets in.
+    ///
+    /// Finding the user and recording the session are one transaction: the account cannot be deleted
+    /// or replaced between the two, and a returning user costs one write and no separate read.
     public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         let identity = signIn.identity
         let hint = (try? Self.displayName(signIn.fullNameHint)) ?? nil
-        var resolution: Resolution?
+        let start = prepareSession(method: identity.provider.rawValue)
+        var outcome: (resolution: Resolution, session: SessionRecord)?
         for attempt in 0..<3 {
             do {
-                resolution = try await resolve(identity, nameHint: hint)
+                outcome = try await store.write { tx in
+                    let resolution = try await resolve(identity, nameHint: hint, at: start.at, in: tx)
+                    return (resolution, try await record(start, for: resolution.user.id, in: tx))
+                }
                 break
             } catch is StoreConflict where attempt < 2 {
                 continue  // a concurrent sign-in or sign-up committed first; look again
             }
         }
-        guard let resolution else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
-        let user: UserRecord
+        guard let (resolution, session) = outcome else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
+        let user = resolution.user
         let isNew: Bool
         switch resolution {
         case .existing(let existing):
-            user = existing
             isNew = false
             profileCache?.invalidate(existing.id)
         case .created(let created, let replaced):
-            user = created
             isNew = true
             if let replaced {
                 liveness.invalidate(sub: replaced)
@@ -45,79 +56,68 @@ extension EmbeddedUserPool {
             await vault.keepRefreshToken(for: user.id, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
         }
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
-        return try await startSession(for: user, method: identity.provider.rawValue, nonce: signIn.nonce, isNewUser: isNew)
+        return try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew)
     }
 
-    private func resolve(_ identity: VerifiedIdentity, nameHint: String?) async throws -> Resolution {
-        // The common case — a returning user with nothing new to record — needs no write.
-        let known: UserRecord? = try await store.read { tx in
-            guard let (link, user) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject)
-            else { return nil }
-            let linkCurrent = identity.email == nil || (link.email == identity.email && link.emailVerified == identity.emailVerified)
-            let nothingToFill = (user.name != nil || (identity.name ?? nameHint) == nil) && (user.email != nil || identity.email == nil)
-            return linkCurrent && nothingToFill ? user : nil
-        }
-        if let known { return .existing(known) }
-        let now = clock.now()
-        let newID = random.uuid()
-        let verifiedKey = identity.emailVerified ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil
-        return try await store.write { tx in
-            if var link = try await tx.identity(provider: identity.provider.rawValue, subject: identity.subject),
-                var user = try await tx.user(id: link.userID)
-            {
-                // Apple sends the email only sometimes: keep what we learnt, never forget it.
-                if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
-                    link.email = email
-                    link.emailVerified = identity.emailVerified
-                    try await tx.updateIdentity(link)
-                }
-                var changed = false
-                if user.name == nil, let name = identity.name ?? nameHint {
-                    user.name = name
-                    changed = true
-                }
-                if user.email == nil, let email = identity.email {
-                    user.email = email
-                    if let verifiedKey, try await tx.user(emailKey: verifiedKey) == nil {
-                        user.emailKey = verifiedKey
-                        user.emailVerified = true
-                    }
-                    changed = true
-                }
-                if changed {
-                    user.updatedAt = now
-                    try await tx.updateUser(user)
-                    try await syncProfile(with: user, in: tx)
-                }
-                return .existing(user)
+    private func resolve(_ identity: VerifiedIdentity, nameHint: String?, at now: Date, in tx: any StoreTransaction) async throws -> Resolution {
+        // The lookup key of the provider's email, when the provider verified it.
+        let verifiedEmailKey = { identity.emailVerified ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil }
+        if let (found, current) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject) {
+            var link = found
+            var user = current
+            // Apple sends the email only sometimes: keep what we learnt, never forget it.
+            if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
+                link.email = email
+                link.emailVerified = identity.emailVerified
+                try await tx.updateIdentity(link)
             }
+            var changed = false
+            if user.name == nil, let name = identity.name ?? nameHint {
+                user.name = name
+                changed = true
+            }
+            if user.email == nil, let email = identity.email {
+                user.email = email
+                if let verifiedKey = verifiedEmailKey(), try await tx.user(emailKey: verifiedKey) == nil {
+                    user.emailKey = verifiedKey
+                    user.emailVerified = true
+                }
+                changed = true
+            }
+            if changed {
+                user.updatedAt = now
+                try await tx.updateUser(user)
+                try await syncProfile(with: user, in: tx)
+            }
+            return .existing(user)
+        }
 
-            var replaced: String?
-            if let verifiedKey, var owner = try await tx.user(emailKey: verifiedKey) {
-                if owner.confirmed && owner.emailVerified {
-                    try await tx.insertIdentity(IdentityRecord(linking: identity, to: owner.id, at: now))
-                    if owner.name == nil, let name = identity.name ?? nameHint {
-                        owner.name = name
-                        owner.updatedAt = now
-                        try await tx.updateUser(owner)
-                    }
-                    return .existing(owner)
+        var replaced: String?
+        let verifiedKey = verifiedEmailKey()
+        if let verifiedKey, var owner = try await tx.user(emailKey: verifiedKey) {
+            if owner.confirmed && owner.emailVerified {
+                try await tx.insertIdentity(IdentityRecord(linking: identity, to: owner.id, at: now))
+                if owner.name == nil, let name = identity.name ?? nameHint {
+                    owner.name = name
+                    owner.updatedAt = now
+                    try await tx.updateUser(owner)
                 }
-                // An unconfirmed sign-up holds the address: it loses to the verified owner.
-                try await tx.revokeSessions(userID: owner.id, except: nil, at: now, reason: .accountClaimed)
-                try await tx.deleteSessions(userID: owner.id)
-                try await tx.deleteCodes(userID: owner.id)
-                try await tx.deleteIdentities(userID: owner.id)
-                try await tx.deleteProfile(sub: owner.id)
-                try await tx.deleteUser(id: owner.id)
-                replaced = owner.id
+                return .existing(owner)
             }
-            let user = UserRecord(
-                id: newID, email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
-                confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)
-            try await tx.insertUser(user)
-            try await tx.insertIdentity(IdentityRecord(linking: identity, to: user.id, at: now))
-            return .created(user, replaced: replaced)
+            // An unconfirmed sign-up holds the address: it loses to the verified owner.
+            try await tx.revokeSessions(userID: owner.id, except: nil, at: now, reason: .accountClaimed)
+            try await tx.deleteSessions(userID: owner.id)
+            try await tx.deleteCodes(userID: owner.id)
+            try await tx.deleteIdentities(userID: owner.id)
+            try await tx.deleteProfile(sub: owner.id)
+            try await tx.deleteUser(id: owner.id)
+            replaced = owner.id
         }
+        let user = UserRecord(
+            id: random.uuid(), email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
+            confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)
+        try await tx.insertUser(user)
+        try await tx.insertIdentity(IdentityRecord(linking: identity, to: user.id, at: now))
+        return .created(user, replaced: replaced)
     }
 }

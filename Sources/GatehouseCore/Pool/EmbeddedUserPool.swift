@@ -3,7 +3,8 @@ import Logging
 
 /// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped
 /// tokens. It implements ``IdentityProvider`` (the email and password flows, bearer authentication,
-/// account deletion); social sign-in builds on ``startSession(for:method:nonce:isNewUser:)``.
+/// account deletion); social sign-in records its session in the transaction that finds the user
+/// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {
     public let name = "embedded"
     public let settings: PoolSettings
@@ -55,18 +56,33 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// Starts a session for `user` and issues its first tokens (one transaction for the session and
     /// its first refresh token).
     public func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+        let start = prepareSession(method: method)
+        let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
+        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser)
+    }
+
+    func prepareSession(method: String) -> SessionStart {
         let now = clock.now()
-        let session = SessionRecord(id: random.uuid(), userID: user.id, method: method, authTime: now, createdAt: now)
         let refreshToken = RefreshTokenCodec.generate(random)
-        let record = RefreshTokenRecord(
-            tokenHash: RefreshTokenCodec.hash(refreshToken), sessionID: session.id, userID: user.id,
-            createdAt: now, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime))
-        try await store.write { tx in
-            try await tx.insertSession(session)
-            try await tx.insertRefreshToken(record)
-        }
+        return SessionStart(
+            sessionID: random.uuid(), method: method, refreshToken: refreshToken, refreshTokenHash: RefreshTokenCodec.hash(refreshToken), at: now)
+    }
+
+    /// Stores the session and its first refresh token for `userID` inside `tx`.
+    func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
+        let session = SessionRecord(id: start.sessionID, userID: userID, method: start.method, authTime: start.at, createdAt: start.at)
+        try await tx.insertSession(session)
+        try await tx.insertRefreshToken(
+            RefreshTokenRecord(
+                tokenHash: start.refreshTokenHash, sessionID: session.id, userID: userID,
+                createdAt: start.at, expiresAt: start.at.addingTimeInterval(settings.refreshTokenLifetime)))
+        return session
+    }
+
+    /// Signs the ID and access tokens of a recorded session.
+    func issueTokens(_ start: SessionStart, session: SessionRecord, user: UserRecord, nonce: String?, isNewUser: Bool?) throws -> AuthTokens {
         let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce)
-        return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: refreshToken, expiresIn: issued.expiresIn, isNewUser: isNewUser)
+        return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: start.refreshToken, expiresIn: issued.expiresIn, isNewUser: isNewUser)
     }
 
     // MARK: Codes
