@@ -54,4 +54,21 @@ struct EntropyPoolTests {
         #expect(system.bytes(32) != system.bytes(32))
         #expect(system.uuid().count == 36)
     }
+
+    @Test func versionSevenUUIDsCarryTheTimeAndSortByIt() throws {
+        let system = SystemRandomSource()
+        let date = Date(timeIntervalSince1970: 1_795_000_000.125)
+        let id = system.uuidV7(at: date)
+        #expect(id.count == 36)
+        let hex = id.replacingOccurrences(of: "-", with: "")
+        #expect(UInt64(hex.prefix(12), radix: 16) == 1_795_000_000_125)
+        #expect(Array(hex)[12] == "7")
+        #expect("89ab".contains(Array(hex)[16]))
+        #expect(system.uuidV7(at: date) != id)  // same millisecond, different random part
+        let later = (1...50).map { system.uuidV7(at: date.addingTimeInterval(Double($0) / 100)) }
+        #expect(later == later.sorted())
+        #expect(later.allSatisfy { $0 > id })
+        let v4 = system.uuid().replacingOccurrences(of: "-", with: "")
+        #expect(Array(v4)[12] == "4")
+    }
 }

@@ -65,7 +65,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         let now = clock.now()
         let refreshToken = RefreshTokenCodec.generate(random)
         return SessionStart(
-            sessionID: random.uuid(), method: method, refreshToken: refreshToken, refreshTokenHash: RefreshTokenCodec.hash(refreshToken), at: now)
+            sessionID: random.uuidV7(at: now), method: method, refreshToken: refreshToken, refreshTokenHash: RefreshTokenCodec.hash(refreshToken), at: now)
     }
 
     /// Stores the session and its first refresh token for `userID` inside `tx`.
