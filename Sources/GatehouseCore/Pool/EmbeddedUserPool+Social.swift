@@ -20,8 +20,9 @@ extension EmbeddedUserPool {
     /// same address never absorbs it — it is removed (with its codes and sessions) and the verified
     /// owner gets the address, so whoever started that sign-up never gets in.
     ///
-    /// Finding the user and recording the session are one transaction: the account cannot be deleted
-    /// or replaced between the two, and a returning user costs one write and no separate read.
+    /// Finding the user and recording the session are one transaction, so a returning user costs one
+    /// write and no separate read. On SQLite (one writer) the account also cannot be deleted between
+    /// the two; on PostgreSQL at READ COMMITTED a concurrent deletion can still interleave.
     public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         let identity = signIn.identity
         let hint = (try? Self.displayName(signIn.fullNameHint)) ?? nil
