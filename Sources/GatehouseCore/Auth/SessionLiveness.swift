@@ -9,18 +9,31 @@ public protocol SessionLiveness: Sendable {
 /// Caches liveness answers in-process for a short time so the hot path (every protected request)
 /// usually costs a dictionary lookup. Changes made by this process invalidate entries at once; the
 /// TTL only bounds how long another instance's change takes to be seen here.
+///
+/// An invalidation always leaves a negative entry (whether or not the session was cached), and a
+/// positive answer read from the store is cached only if no invalidation happened while it was being
+/// read: a check that read the store just before a sign-out committed can never re-cache the ended
+/// session as live.
 public final class CachedSessionLiveness: SessionLiveness {
     struct Entry {
         var live: Bool
+        /// The session's user; empty for a negative entry written by ``invalidate(sessionIDs:)``
+        /// for a session that was not cached (an ended session is ended whoever asks).
         var sub: String
         var checkedAt: Date
+    }
+
+    struct State {
+        var entries: [String: Entry] = [:]
+        /// Bumped by every invalidation: a store answer read across a bump is not cached as live.
+        var epoch: UInt64 = 0
     }
 
     private let source: any SessionLiveness
     private let clock: any TimeSource
     private let ttl: TimeInterval
     private let maxEntries: Int
-    private let cache = Mutex<[String: Entry]>([:])
+    private let state = Mutex(State())
 
     public init(source: any SessionLiveness, clock: any TimeSource, ttl: TimeInterval, maxEntries: Int = 100_000) {
         self.source = source
@@ -31,46 +44,55 @@ public final class CachedSessionLiveness: SessionLiveness {
 
     public func isLive(sessionID: String, sub: String) async throws -> Bool {
         let now = clock.now()
-        if ttl > 0, let entry = cache.withLock({ $0[sessionID] }), entry.sub == sub {
+        let (cached, epoch) = state.withLock { ($0.entries[sessionID], $0.epoch) }
+        if ttl > 0, let entry = cached, entry.sub == sub || !entry.live {
             // An ended session never comes back, so a negative answer can be kept longer.
             let age = now.timeIntervalSince(entry.checkedAt)
             if age >= 0, age < (entry.live ? ttl : ttl * 60) { return entry.live }
         }
         let live = try await source.isLive(sessionID: sessionID, sub: sub)
         if ttl > 0 {
-            cache.withLock { cache in
-                if cache.count >= maxEntries { cache.removeAll(keepingCapacity: true) }
-                cache[sessionID] = Entry(live: live, sub: sub, checkedAt: now)
+            state.withLock { state in
+                // Something was ended while the store was read: do not trust a positive answer.
+                if live, state.epoch != epoch { return }
+                if state.entries.count >= maxEntries { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[sessionID] = Entry(live: live, sub: sub, checkedAt: now)
             }
         }
         return live
     }
 
-    /// Marks sessions ended (this process ended them).
+    /// Marks sessions ended (this process ended them), cached or not.
+    /// - Parameter sessionIDs: The ended sessions.
     public func invalidate(sessionIDs: [String]) {
         let now = clock.now()
-        cache.withLock { cache in
-            // Sessions not cached here are read from the store (already ended) on their next use.
-            for id in sessionIDs where cache[id] != nil {
-                cache[id]?.live = false
-                cache[id]?.checkedAt = now
+        state.withLock { state in
+            state.epoch &+= 1
+            for id in sessionIDs {
+                if state.entries.count >= maxEntries { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[id] = Entry(live: false, sub: state.entries[id]?.sub ?? "", checkedAt: now)
             }
         }
     }
 
     /// Drops what is cached about a user's sessions, so the next check reads the store (some of their
     /// sessions ended, others did not).
+    /// - Parameter sub: The user.
     public func forget(sub: String) {
-        cache.withLock { cache in
-            cache = cache.filter { $0.value.sub != sub }
+        state.withLock { state in
+            state.epoch &+= 1
+            state.entries = state.entries.filter { $0.value.sub != sub }
         }
     }
 
-    /// Marks every cached session of a user ended (account deleted).
+    /// Marks every cached session of a user ended (account deleted); sessions not cached are read
+    /// from the store (where the user is gone) on their next use.
+    /// - Parameter sub: The deleted user.
     public func invalidate(sub: String) {
-        cache.withLock { cache in
-            for (id, entry) in cache where entry.sub == sub {
-                cache[id]?.live = false
+        state.withLock { state in
+            state.epoch &+= 1
+            for (id, entry) in state.entries where entry.sub == sub {
+                state.entries[id]?.live = false
             }
         }
     }
