@@ -58,6 +58,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .target(name: "GatehouseTesting", dependencies: [
             "GatehouseCore", "GatehouseStore",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting"]),

@@ -10,9 +10,9 @@ extension CognitoIdentityProvider {
         let email = try EmailAddress(rawEmail)
         let name = try EmbeddedUserPool.displayName(fullName)
         let password = try passwordOrFail(password, error: Self.passwordLength)
-        let limits = limiter.settings
-        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
-        _ = try await limiter.tryConsume(limiter.bucket(limits.mailPerAddress, email.key))
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client])
+        _ = try await limiter.tryConsume(mailBuckets.address)
         var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)]]
         if let name { attributes.append(["Name": "name", "Value": .string(name)]) }
         do {
@@ -60,27 +60,25 @@ extension CognitoIdentityProvider {
             let password = try passwordOrFail(password, error: .invalidCredentials)
             let limits = limiter.settings
             let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
-            let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
-            try await limiter.ensureAllowed(buckets)
-            let output: [String: JSONValue]
-            do {
-                output = try await call(
-                    "InitiateAuth",
-                    ["ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
-                     "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)]],
-                    logger: logger)
-            } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
-                try await limiter.recordFailure(buckets)
-                logger.info("sign-in failed")
-                throw GatehouseError.invalidCredentials
-            } catch let error as CognitoError where error.code == "UserNotConfirmedException" {
-                throw GatehouseError.userNotConfirmed
-            } catch let error as CognitoError where error.code == "PasswordResetRequiredException" {
-                throw GatehouseError(.forbidden, "A password reset is required. Use \"forgot password\" to choose a new one.")
-            } catch let error as CognitoError {
-                throw error.gatehouseError()
+            let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
+            let output: [String: JSONValue] = try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
+                do {
+                    return try await call(
+                        "InitiateAuth",
+                        ["ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
+                         "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)]],
+                        logger: logger)
+                } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
+                    logger.info("sign-in failed")
+                    throw GatehouseError.invalidCredentials
+                } catch let error as CognitoError where error.code == "UserNotConfirmedException" {
+                    throw GatehouseError.userNotConfirmed
+                } catch let error as CognitoError where error.code == "PasswordResetRequiredException" {
+                    throw GatehouseError(.forbidden, "A password reset is required. Use \"forgot password\" to choose a new one.")
+                } catch let error as CognitoError {
+                    throw error.gatehouseError()
+                }
             }
-            try await limiter.reset([accountBucket])
             let tokens = try await issued(output, method: "password", logger: logger)
             logger.info("signed in", metadata: ["auth.method": "password"])
             return tokens
@@ -204,20 +202,19 @@ extension CognitoIdentityProvider {
         let proposed = try passwordOrFail(newPassword, error: Self.passwordLength)
         let limits = limiter.settings
         let accountBucket = limiter.bucket(limits.signInPerAccount, principal.sub)
-        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
-        try await limiter.ensureAllowed(buckets)
-        do {
-            _ = try await call(
-                "ChangePassword",
-                ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
-                logger: logger)
-        } catch let error as CognitoError where error.code == "NotAuthorizedException" {
-            try await limiter.recordFailure(buckets)
-            throw GatehouseError.invalidCredentials
-        } catch let error as CognitoError {
-            throw error.gatehouseError()
+        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
+        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
+            do {
+                _ = try await call(
+                    "ChangePassword",
+                    ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
+                    logger: logger)
+            } catch let error as CognitoError where error.code == "NotAuthorizedException" {
+                throw GatehouseError.invalidCredentials
+            } catch let error as CognitoError {
+                throw error.gatehouseError()
+            }
         }
-        try await limiter.reset([accountBucket])
         try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
         logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
     }
@@ -230,27 +227,28 @@ extension CognitoIdentityProvider {
         alsoResetting: [RateLimiter.Bucket] = []
     ) async throws {
         let limits = limiter.settings
-        let buckets = [limiter.bucket(limits.codePerAccount, email.key), limiter.bucket(limits.codePerClient, client.address)]
-        try await limiter.ensureAllowed(buckets)
-        guard !code.isEmpty else { throw GatehouseError.codeMismatch }
-        do {
-            _ = try await call(operation, input, logger: logger)
-        } catch let error as CognitoError where error.code == "ExpiredCodeException" {
-            throw GatehouseError.codeExpired
-        } catch let error as CognitoError where ["CodeMismatchException", "UserNotFoundException", "NotAuthorizedException", "AliasExistsException"].contains(error.code) {
-            try await limiter.recordFailure(buckets)
-            throw GatehouseError.codeMismatch
-        } catch let error as CognitoError {
-            throw error.gatehouseError()
+        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
+        let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
+        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket] + alsoResetting, failureCodes: [.codeMismatch]) {
+            guard !code.isEmpty else { throw GatehouseError.codeMismatch }
+            do {
+                _ = try await call(operation, input, logger: logger)
+            } catch let error as CognitoError where error.code == "ExpiredCodeException" {
+                throw GatehouseError.codeExpired
+            } catch let error as CognitoError
+                where ["CodeMismatchException", "UserNotFoundException", "NotAuthorizedException", "AliasExistsException"].contains(error.code)
+            {
+                throw GatehouseError.codeMismatch
+            } catch let error as CognitoError {
+                throw error.gatehouseError()
+            }
         }
-        try await limiter.reset([buckets[0]] + alsoResetting)
     }
 
-    /// Sign-up, resend and forgot share the per-address mail quota (and each client's), so the
+    /// Sign-up, resend and forgot share the per-address mail quotas (and each client's), so the
     /// answers stay the same whatever the address.
     func consumeMailQuota(_ email: EmailAddress, client: ClientInfo) async throws {
-        let limits = limiter.settings
-        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
-        try await limiter.consume(limiter.bucket(limits.mailPerAddress, email.key))
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
     }
 }

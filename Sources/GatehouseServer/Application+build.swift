@@ -43,6 +43,8 @@ public struct GatehouseApplication: Sendable {
     public let provider: any IdentityProvider
     /// Set when Apple credentials are configured.
     public let appleVault: AppleTokenVault?
+    /// Where requests hand their mail; a background service delivers it.
+    public let mailQueue: MailQueue
 }
 
 /// The composition root: `gatehouse serve` and every test build the app here.
@@ -69,10 +71,13 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             idTokenLifetime: configuration.idTokenLifetime, scope: configuration.tokenScope),
         keyring: keyring, clock: clock, random: random, cache: VerifiedTokenCache())
     let hasher = ScryptPasswordHasher(
-        parameters: configuration.scrypt, pool: BlockingWorkPool(label: "gatehouse.password-hashing", width: configuration.hashingConcurrency),
+        parameters: configuration.scrypt,
+        pool: BlockingWorkPool(label: "gatehouse.password-hashing", width: configuration.resolvedHashingConcurrency, limits: configuration.hashingLimits),
         random: random)
-    let mailer: any Mailer = try options.mailer
+    let deliverer: any Mailer = try options.mailer
         ?? OutboxMailer(directory: configuration.outboxDirectory, from: configuration.mailFrom, clock: clock, random: random)
+    // Requests only queue mail; nothing is written or sent while a client waits.
+    let mailQueue = MailQueue(deliverer: deliverer)
     let metrics = GatehouseMetrics()
     let upstream = UpstreamHTTPClient()
     let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
@@ -86,8 +91,8 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     case .embedded:
         let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
         provider = EmbeddedUserPool(
-            settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailer, box: box, clock: clock,
-            random: random, liveness: liveness, events: metrics, appleVault: social.vault, profileCache: profileCache)
+            settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailQueue, box: box, clock: clock,
+            random: random, liveness: liveness, events: metrics, refreshKey: prepared.refreshKey, appleVault: social.vault, profileCache: profileCache)
     case .cognito:
         guard let settings = configuration.cognito else { throw ConfigurationError("The Cognito provider is not configured.") }
         let cognito = CognitoIdentityProvider(
@@ -135,6 +140,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             clock: clock, logger: logger))
     if options.refreshProviderKeysInBackground, !upstreamKeySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: upstreamKeySets, clock: clock, logger: logger)) }
     if let vault = social.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
+    services.append(MailDeliveryService(queue: mailQueue, logger: logger))
     services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await store.close() }))
 
@@ -149,7 +155,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             await onServerRunning?(port)
         },
         logger: logger)
-    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault)
+    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault, mailQueue: mailQueue)
 }
 
 /// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.

@@ -2,9 +2,21 @@ import Foundation
 import GatehouseCore
 import SQLKit
 
-/// The privileged part of the store: sealed signing keys.
+/// The privileged part of the store: sealed signing keys and other sealed server secrets (kept in
+/// `gh_settings` under `secret:<name>`).
 struct SQLSecretStore: SecretStore {
     let store: SQLStore
+
+    func insertSecretIfAbsent(_ name: String, sealed: String) async throws -> String {
+        let key = "secret:" + name
+        return try await store.writeSQL { db in
+            try await db.raw("INSERT INTO gh_settings (key, value) VALUES (\(bind: key), \(bind: sealed)) ON CONFLICT (key) DO NOTHING").run()
+            guard let row = try await db.raw("SELECT value FROM gh_settings WHERE key = \(bind: key)").first() else {
+                throw GatehouseError.internalError(cause: "secret vanished right after insert")
+            }
+            return try row.decode(column: "value", as: String.self)
+        }
+    }
 
     func signingKeys() async throws -> [StoredSigningKey] {
         try await store.readSQL { db in

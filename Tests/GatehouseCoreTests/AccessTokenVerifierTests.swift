@@ -151,12 +151,23 @@ struct AccessTokenVerifierTests {
 @Suite("Refresh token codec")
 struct RefreshTokenCodecTests {
     @Test func successorIsDeterministicAndDistinct() {
+        let key = RefreshSuccessorKey(bytes: SystemRandomSource().bytes(32))
         let token = RefreshTokenCodec.generate(SystemRandomSource())
         #expect(RefreshTokenCodec.validate(token) == token)
-        #expect(RefreshTokenCodec.successor(of: token) == RefreshTokenCodec.successor(of: token))
-        #expect(RefreshTokenCodec.successor(of: token) != token)
-        #expect(RefreshTokenCodec.validate(RefreshTokenCodec.successor(of: token)) != nil)
+        #expect(RefreshTokenCodec.successor(of: token, key: key) == RefreshTokenCodec.successor(of: token, key: key))
+        #expect(RefreshTokenCodec.successor(of: token, key: key) != token)
+        #expect(RefreshTokenCodec.validate(RefreshTokenCodec.successor(of: token, key: key)) != nil)
         #expect(RefreshTokenCodec.hash(token) != token && !RefreshTokenCodec.hash(token).contains(token))
+    }
+
+    /// The successor depends on the server's key, so holding a token is not enough to compute the
+    /// ones after it (before, the successor was an HMAC keyed by the token alone).
+    @Test func successorNeedsTheServersKey() {
+        let token = RefreshTokenCodec.generate(SystemRandomSource())
+        let mine = RefreshSuccessorKey(bytes: SystemRandomSource().bytes(32))
+        let other = RefreshSuccessorKey(bytes: SystemRandomSource().bytes(32))
+        #expect(RefreshTokenCodec.successor(of: token, key: mine) != RefreshTokenCodec.successor(of: token, key: other))
+        #expect(RefreshTokenCodec.successor(of: token, key: mine) != RefreshChainAttack.successor(of: token))
     }
 
     @Test(arguments: ["", "ghr1.", "ghr1.abc", "xyz." + String(repeating: "A", count: 43), "ghr1." + String(repeating: "A", count: 500), "eyJhbGciOi.x.y"])

@@ -65,3 +65,84 @@ struct PasswordHasherTests {
         #expect(peak.withLock { $0 } == 1)
     }
 }
+
+/// The hashing queue's bounds: one client must not be able to make everyone wait (each scrypt hash
+/// also holds 128 MiB). Before these bounds the queue took every job and ran them all in order.
+@Suite("Blocking work pool bounds")
+struct BlockingWorkPoolBoundsTests {
+    /// Occupies the pool's one thread until ``open()``.
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        private let started = DispatchSemaphore(value: 0)
+        func block() { started.signal(); semaphore.wait() }
+        func waitUntilBlocking() { started.wait() }
+        func open() { semaphore.signal() }
+    }
+
+    static func occupy(_ pool: BlockingWorkPool, lane: String? = nil) async -> (Gate, Task<Void, any Error>) {
+        let gate = Gate()
+        let task = Task { try await pool.run(lane: lane) { gate.block() } }
+        await Task.detached { gate.waitUntilBlocking() }.value
+        return (gate, task)
+    }
+
+    @Test func aFullQueueAnswers503WithRetryAfter() async throws {
+        let pool = BlockingWorkPool(label: "full", width: 1, limits: .init(maxQueued: 2, perLane: 100, maxWait: 60))
+        let (gate, running) = await Self.occupy(pool)
+        let queued = (0..<2).map { _ in Task { try await pool.run { 1 } } }
+        while pool.queued < 2 { await Task.yield() }
+        await #expect { try await pool.run { 1 } } throws: { error in
+            let refused = error as? GatehouseError
+            return refused?.code == .unavailable && (refused?.retryAfter ?? 0) >= 1
+        }
+        gate.open()
+        try await running.value
+        for task in queued { #expect(try await task.value == 1) }
+    }
+
+    @Test func oneLaneCannotHoldMoreThanItsShare() async throws {
+        let pool = BlockingWorkPool(label: "lanes", width: 1, limits: .init(maxQueued: 100, perLane: 2, maxWait: 60))
+        let (gate, running) = await Self.occupy(pool, lane: "flooder")
+        let second = Task { try await pool.run(lane: "flooder") { 2 } }
+        while pool.queued < 1 { await Task.yield() }
+        await #expect { try await pool.run(lane: "flooder") { 3 } } throws: { ($0 as? GatehouseError)?.code == .tooManyRequests }
+        let other = Task { try await pool.run(lane: "someone-else") { 4 } }
+        gate.open()
+        try await running.value
+        #expect(try await second.value == 2)
+        #expect(try await other.value == 4)
+        // The lane's share is free again once its jobs are done.
+        #expect(try await pool.run(lane: "flooder") { 5 } == 5)
+    }
+
+    @Test func jobsThatWaitedPastTheLimitAreDroppedUnrun() async throws {
+        let pool = BlockingWorkPool(label: "wait", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 0.2))
+        let (gate, running) = await Self.occupy(pool)
+        let ran = Mutex(false)
+        let late = Task { try await pool.run { ran.withLock { $0 = true } } }
+        while pool.queued < 1 { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(400))  // the queued job's limit passes while the thread is busy
+        gate.open()
+        try await running.value
+        await #expect { try await late.value } throws: { ($0 as? GatehouseError)?.code == .unavailable }
+        #expect(ran.withLock { $0 } == false)
+    }
+
+    @Test func aCancelledCallersJobIsDroppedUnrun() async throws {
+        let pool = BlockingWorkPool(label: "cancel", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60))
+        let (gate, running) = await Self.occupy(pool)
+        let ran = Mutex(false)
+        let abandoned = Task { try await pool.run { ran.withLock { $0 = true } } }
+        while pool.queued < 1 { await Task.yield() }
+        abandoned.cancel()
+        gate.open()
+        try await running.value
+        await #expect(throws: CancellationError.self) { try await abandoned.value }
+        #expect(ran.withLock { $0 } == false)
+    }
+
+    @Test func theDefaultWidthAlsoFollowsMemory() {
+        #expect(BlockingWorkPool.defaultWidth(bytesPerJob: Int.max) == 1)
+        #expect(BlockingWorkPool.defaultWidth(bytesPerJob: 1) == max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
+    }
+}

@@ -11,12 +11,12 @@ struct PasswordAndAccountTests {
             h.clock.advance(by: 61)
             let delivery = try await h.pool.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
             #expect(delivery.destination == "a***@e***.com")
-            let code = try require(h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
+            let code = try require(await h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
             await #expect { try await h.pool.resetPassword(email: "alice@example.com", code: code, newPassword: "short", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidPassword
             }
             try await h.pool.resetPassword(email: "alice@example.com", code: code, newPassword: "brand new pass 2", client: h.client, logger: h.logger)
-            #expect(h.mailer.all.last?.kind == "password_changed")
+            #expect(await h.mailer.all.last?.kind == "password_changed")
             await #expect { try await h.me(old) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             await #expect { try await h.pool.refresh(refreshToken: old.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
@@ -40,7 +40,7 @@ struct PasswordAndAccountTests {
             }
             h.clock.advance(by: 61)
             _ = try await h.pool.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
-            let code = try require(h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
+            let code = try require(await h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
             try await h.pool.resetPassword(email: "alice@example.com", code: code, newPassword: "brand new pass 2", client: h.client, logger: h.logger)
             _ = try await h.pool.signIn(email: "alice@example.com", password: "brand new pass 2", client: ClientInfo(address: "192.0.2.1"), logger: h.logger)
         }
@@ -52,7 +52,7 @@ struct PasswordAndAccountTests {
             _ = try await h.pool.signUp(email: "victim@example.com", password: "attacker pass 1", fullName: "Mallory", client: h.client, logger: h.logger)
             h.clock.advance(by: 61)
             _ = try await h.pool.forgotPassword(email: "victim@example.com", client: h.client, logger: h.logger)
-            let code = try require(h.mailer.latestCode(to: "victim@example.com", kind: "reset_password"))
+            let code = try require(await h.mailer.latestCode(to: "victim@example.com", kind: "reset_password"))
             try await h.pool.resetPassword(email: "victim@example.com", code: code, newPassword: "victim pass 22", client: h.client, logger: h.logger)
             _ = try await h.pool.signIn(email: "victim@example.com", password: "victim pass 22", client: h.client, logger: h.logger)
             await #expect { try await h.pool.signIn(email: "victim@example.com", password: "attacker pass 1", client: h.client, logger: h.logger) } throws: {
@@ -68,7 +68,7 @@ struct PasswordAndAccountTests {
             let known = try await h.pool.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
             let unknown = try await h.pool.forgotPassword(email: "zed@example.com", client: h.client, logger: h.logger)
             #expect(known.medium == unknown.medium)
-            #expect(h.mailer.messages(to: "zed@example.com").isEmpty)
+            #expect(await h.mailer.messages(to: "zed@example.com").isEmpty)
             await #expect { try await h.pool.resetPassword(email: "zed@example.com", code: "123456", newPassword: "brand new pass 2", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .codeMismatch
             }
@@ -113,7 +113,7 @@ struct PasswordAndAccountTests {
             // The address is free again.
             h.clock.advance(by: 61)
             _ = try await h.pool.signUp(email: "alice@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
-            #expect(h.mailer.all.last?.kind == "confirm_signup")
+            #expect(await h.mailer.all.last?.kind == "confirm_signup")
         }
     }
 

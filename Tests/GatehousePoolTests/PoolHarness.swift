@@ -17,19 +17,30 @@ struct PoolHarness: Sendable {
     let logger = Logger(label: "pool-test")
     let client = ClientInfo(address: "198.51.100.7")
 
-    static func run<T: Sendable>(database: TestDatabase = .sqlite, settings: PoolSettings = PoolSettings(), logN: Int = 4, _ body: @escaping @Sendable (PoolHarness) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        database: TestDatabase = .sqlite, settings: PoolSettings = PoolSettings(), logN: Int = 4,
+        hasher makeHasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil, _ body: @escaping @Sendable (PoolHarness) async throws -> T
+    ) async throws -> T {
         try await database.withStore { store in
             let clock = TestClock()
             let mailer = CapturingMailer()
+            let queue = MailQueue(deliverer: mailer)
+            mailer.attach(queue)
+            let delivery = Task { await queue.run() }
+            defer { delivery.cancel() }
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
+            let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
             let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(logger: Logger(label: "t"))
             let tokens = TokenService(settings: TokenSettings(issuer: "https://auth.test", clientID: "client-1"), keyring: Keyring(keys), clock: clock, random: SystemRandomSource())
             let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: 5)
             let makePool: @Sendable (Int) -> EmbeddedUserPool = { logN in
-                EmbeddedUserPool(
-                    settings: settings, store: store,
-                    hasher: ScryptPasswordHasher(parameters: .init(logN: logN), pool: BlockingWorkPool(label: "t", width: 2)),
-                    tokens: tokens, mailer: mailer, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness, events: NoAuthEvents())
+                // Generous queue bounds: the pool's own tests exercise them; here they would hide the limiter.
+                let hashing = BlockingWorkPool(label: "t", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300))
+                let scrypt = ScryptPasswordHasher(parameters: .init(logN: logN), pool: hashing)
+                return EmbeddedUserPool(
+                    settings: settings, store: store, hasher: makeHasher?(scrypt) ?? scrypt,
+                    tokens: tokens, mailer: queue, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness, events: NoAuthEvents(),
+                    refreshKey: refreshKey)
             }
             return try await body(PoolHarness(store: store, pool: makePool(logN), clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
         }
@@ -39,7 +50,7 @@ struct PoolHarness: Sendable {
     @discardableResult
     func confirmedUser(_ email: String = "alice@example.com", password: String = "correct horse 9") async throws -> AuthTokens {
         _ = try await pool.signUp(email: email, password: password, fullName: "Alice", client: client, logger: logger)
-        let code = try require(mailer.latestCode(to: email, kind: "confirm_signup"))
+        let code = try require(await mailer.latestCode(to: email, kind: "confirm_signup"))
         try await pool.confirmSignUp(email: email, code: code, client: client, logger: logger)
         return try await pool.signIn(email: email, password: password, client: client, logger: logger)
     }

@@ -9,7 +9,7 @@ struct SignUpAndConfirmTests {
         try await PoolHarness.run { h in
             let result = try await h.pool.signUp(email: "Alice@Example.com", password: "correct horse 9", fullName: "  Alice  ", client: h.client, logger: h.logger)
             #expect(result.userConfirmed == false && result.codeDelivery == CodeDelivery(destination: "a***@e***.com"))
-            let mail = try require(h.mailer.all.last)
+            let mail = try require(await h.mailer.all.last)
             #expect(mail.kind == "confirm_signup" && mail.to == "Alice@Example.com")
             #expect(mail.body.contains("Hello Alice,") && mail.body.contains("expires in 24 hours"))
             let code = try require(CapturingMailer.code(in: mail.body))
@@ -39,8 +39,8 @@ struct SignUpAndConfirmTests {
             let second = try await h.pool.signUp(email: "ALICE@example.com", password: "another pass 1", fullName: "Mallory", client: h.client, logger: h.logger)
             #expect(second.userConfirmed == first.userConfirmed && second.codeDelivery == first.codeDelivery)
             #expect(second.userSub != first.userSub, "the real id is not revealed")
-            #expect(h.mailer.all.map(\.kind) == ["confirm_signup", "already_registered"])
-            #expect(CapturingMailer.code(in: h.mailer.all[1].body) == nil, "the notice carries no code")
+            #expect(await h.mailer.all.map(\.kind) == ["confirm_signup", "already_registered"])
+            #expect(CapturingMailer.code(in: await h.mailer.all[1].body) == nil, "the notice carries no code")
             let user = try await h.store.read { try await $0.user(emailKey: "alice@example.com") }
             #expect(user?.name == nil, "nothing about the account changed")
         }
@@ -60,14 +60,14 @@ struct SignUpAndConfirmTests {
             #expect(results.count == 8)
             let user = try require(try await h.store.read { try await $0.user(emailKey: "race@example.com") })
             #expect(results.filter { $0.userSub == user.id }.count == 1)
-            #expect(h.mailer.all.filter { $0.kind == "confirm_signup" }.count == 1)
+            #expect(await h.mailer.all.filter { $0.kind == "confirm_signup" }.count == 1)
         }
     }
 
     @Test func wrongCodesSpendTheCode() async throws {
         try await PoolHarness.run { h in
             _ = try await h.pool.signUp(email: "bob@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
-            let code = try require(h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
+            let code = try require(await h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<5 {
                 await #expect { try await h.pool.confirmSignUp(email: "bob@example.com", code: wrong, client: h.client, logger: h.logger) } throws: {
@@ -80,7 +80,7 @@ struct SignUpAndConfirmTests {
             }
             h.clock.advance(by: 61)
             _ = try await h.pool.resendConfirmationCode(email: "bob@example.com", client: h.client, logger: h.logger)
-            let fresh = try require(h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
+            let fresh = try require(await h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
             try await h.pool.confirmSignUp(email: "bob@example.com", code: fresh, client: h.client, logger: h.logger)
         }
     }
@@ -88,7 +88,7 @@ struct SignUpAndConfirmTests {
     @Test func codesExpire() async throws {
         try await PoolHarness.run { h in
             _ = try await h.pool.signUp(email: "carol@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
-            let code = try require(h.mailer.latestCode(to: "carol@example.com", kind: "confirm_signup"))
+            let code = try require(await h.mailer.latestCode(to: "carol@example.com", kind: "confirm_signup"))
             h.clock.advance(by: 24 * 3600 + 1)
             await #expect { try await h.pool.confirmSignUp(email: "carol@example.com", code: code, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .codeExpired
@@ -103,7 +103,7 @@ struct SignUpAndConfirmTests {
             let known = try await h.pool.resendConfirmationCode(email: "dave@example.com", client: h.client, logger: h.logger)
             let unknown = try await h.pool.resendConfirmationCode(email: "nobody@example.com", client: h.client, logger: h.logger)
             #expect(known.medium == unknown.medium)
-            #expect(h.mailer.messages(to: "nobody@example.com").isEmpty)
+            #expect(await h.mailer.messages(to: "nobody@example.com").isEmpty)
             // The cool-down answers 429 for both alike.
             for email in ["dave@example.com", "nobody@example.com"] {
                 await #expect { try await h.pool.resendConfirmationCode(email: email, client: h.client, logger: h.logger) } throws: {
@@ -136,7 +136,7 @@ struct SignUpAndConfirmTests {
             await #expect { try await h.pool.signUp(email: "frank@example.com", password: "correct horse 9", fullName: "bell\u{07}", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidRequest
             }
-            #expect(h.mailer.all.isEmpty)
+            #expect(await h.mailer.all.isEmpty)
             let leftover = try await h.store.read { try await $0.user(emailKey: "frank@example.com") }
             #expect(leftover == nil, "nothing half-made")
         }

@@ -30,7 +30,7 @@ struct EmailPasswordRoutesTests {
             #expect(tooSoon.status == .tooManyRequests && tooSoon.errorCode == "too_many_requests")
             #expect(Int(tooSoon.headers[.retryAfter] ?? "") ?? 0 > 0)
 
-            let code = try #require(app.mailer.latestCode(to: "alice@example.com", kind: "confirm_signup"))
+            let code = try #require(await app.mailer.latestCode(to: "alice@example.com", kind: "confirm_signup"))
             let confirm = try await client.send(.post, "/auth/confirm", json: ["email": "alice@example.com", "code": .string(code)])
             #expect(confirm.status == .ok && confirm["confirmed"] == .bool(true))
 
@@ -66,7 +66,7 @@ struct EmailPasswordRoutesTests {
             let forgotUnknown = try await client.send(.post, "/auth/password/forgot", json: ["email": "nobody@example.com"])
             #expect(forgot.status == .ok && forgotUnknown.status == .ok)
             #expect(forgot["code_delivery"]?.objectValue?["medium"] == forgotUnknown["code_delivery"]?.objectValue?["medium"])
-            let resetCode = try #require(app.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
+            let resetCode = try #require(await app.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
             let badReset = try await client.send(.post, "/auth/password/reset", json: ["email": "alice@example.com", "code": "000000", "new_password": "reset horse 13"])
             #expect(badReset.status == .badRequest && ["code_mismatch"].contains(badReset.errorCode ?? ""))
             let reset = try await client.send(.post, "/auth/password/reset", json: ["email": "alice@example.com", "code": .string(resetCode), "new_password": "reset horse 13"])
@@ -96,7 +96,7 @@ struct EmailPasswordRoutesTests {
             let badEmail = try await client.send(.post, "/auth/signup", json: ["email": "bob@", "password": "correct horse 9"])
             #expect(badEmail.status == .badRequest && badEmail.errorCode == "invalid_request")
             _ = try await client.send(.post, "/auth/signup", json: ["email": "bob@example.com", "password": "correct horse 9"])
-            let code = try #require(app.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
+            let code = try #require(await app.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
             app.clock.advance(by: 25 * 3600)
             let expired = try await client.send(.post, "/auth/confirm", json: ["email": "bob@example.com", "code": .string(code)])
             #expect(expired.status == .badRequest && expired.errorCode == "code_expired")

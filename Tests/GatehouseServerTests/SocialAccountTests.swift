@@ -52,7 +52,7 @@ struct SocialAccountTests {
                 // The attacker signs up with the victim's address, cannot confirm it, and waits.
                 let attacker = try await client.send(.post, "/auth/signup", json: ["email": "victim@example.com", "password": "attacker pass 1", "full_name": "Mallory"])
                 #expect(attacker.status == .created)
-                let attackerCode = try #require(app.mailer.latestCode(to: "victim@example.com", kind: "confirm_signup"))
+                let attackerCode = try #require(await app.mailer.latestCode(to: "victim@example.com", kind: "confirm_signup"))
                 // The victim arrives with Google (verified address).
                 let victim = try await V.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-victim", email: "victim@example.com", name: "Victor"))
                 #expect(victim.status == .ok && victim["is_new_user"] == .bool(true))

@@ -102,8 +102,12 @@ struct StoreContractTests {
         try await database.withStore { store in
             let code = OneTimeCodeRecord(userID: "u1", purpose: .confirmSignUp, codeHash: "c1", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(60))
             try await store.write { try await $0.replaceCode(code) }
-            #expect(try await store.write { try await $0.recordFailedCodeAttempt(userID: "u1", purpose: .confirmSignUp) } == 1)
-            #expect(try await store.write { try await $0.recordFailedCodeAttempt(userID: "u1", purpose: .confirmSignUp) } == 2)
+            #expect(try await store.write { try await $0.spendCodeAttempt(userID: "u1", purpose: .confirmSignUp, maxAttempts: 2) }?.attempts == 1)
+            #expect(try await store.write { try await $0.spendCodeAttempt(userID: "u1", purpose: .confirmSignUp, maxAttempts: 2) }?.codeHash == "c1")
+            // Its tries are used up: nothing is counted any more.
+            #expect(try await store.write { try await $0.spendCodeAttempt(userID: "u1", purpose: .confirmSignUp, maxAttempts: 2) } == nil)
+            #expect(try await store.read { try await $0.code(userID: "u1", purpose: .confirmSignUp) }?.attempts == 2)
+            #expect(try await store.write { try await $0.spendCodeAttempt(userID: "u1", purpose: .resetPassword, maxAttempts: 2) } == nil)
             var fresh = code
             fresh.codeHash = "c2"
             let replacement = fresh
@@ -128,6 +132,93 @@ struct StoreContractTests {
             #expect(next == RateCounter(count: 1, windowStart: Self.t0.addingTimeInterval(120), blockedUntil: nil))
             try await store.write { try await $0.deleteCounter(bucket: "b") }
             #expect(try await store.read { try await $0.counter(bucket: "b") } == nil)
+        }
+    }
+
+    /// A code's tries are spent one statement at a time: 20 concurrent guesses on one code (each in its
+    /// own transaction, as a request's check is) spend exactly its 5 tries, under PostgreSQL's READ
+    /// COMMITTED as on SQLite. (Reading `attempts` and then updating it let every concurrent guess
+    /// see the old count.)
+    @Test(arguments: TestDatabase.available)
+    func concurrentGuessesNeverShareACodesTry(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let code = OneTimeCodeRecord(userID: "u1", purpose: .resetPassword, codeHash: "c1", createdAt: Self.t0, expiresAt: Self.t0.addingTimeInterval(60))
+            try await store.write { try await $0.replaceCode(code) }
+            let spent = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await store.write { try await $0.spendCodeAttempt(userID: "u1", purpose: .resetPassword, maxAttempts: 5) } != nil
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(spent == 5)
+            #expect(try await store.read { try await $0.code(userID: "u1", purpose: .resetPassword) }?.attempts == 5)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func reservedAttemptsAreRefusedWhileBlockedAndCanBeTakenBack(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            func reserve(at offset: TimeInterval) async throws -> RateCounter? {
+                try await store.write { try await $0.reserveAttempt(bucket: "r", now: Self.t0.addingTimeInterval(offset), window: 60) }
+            }
+            func stored() async throws -> RateCounter? { try await store.read { try await $0.counter(bucket: "r") } }
+
+            let first = try await reserve(at: 0)
+            #expect(first == RateCounter(count: 1, windowStart: Self.t0, blockedUntil: nil))
+            try await store.write { try await $0.setBlockedUntil(bucket: "r", until: Self.t0.addingTimeInterval(10)) }
+            // Blocked: refused, and not counted.
+            let refused = try await reserve(at: 5)
+            #expect(refused == nil)
+            let afterRefusal = try await stored()
+            #expect(afterRefusal?.count == 1)
+            // Taking the attempt back takes back the block it set, too.
+            try await store.write { try await $0.releaseAttempt(bucket: "r", windowStart: Self.t0, blockedUntil: Self.t0.addingTimeInterval(10)) }
+            let released = try await stored()
+            #expect(released == RateCounter(count: 0, windowStart: Self.t0, blockedUntil: nil))
+            // Once the block is over, attempts count again; a new window starts afresh.
+            let second = try await reserve(at: 11)
+            #expect(second?.count == 1)
+            let later = try await reserve(at: 200)
+            #expect(later == RateCounter(count: 1, windowStart: Self.t0.addingTimeInterval(200), blockedUntil: nil))
+            // A release for a window that is over changes nothing.
+            try await store.write { try await $0.releaseAttempt(bucket: "r", windowStart: Self.t0, blockedUntil: nil) }
+            let unchanged = try await stored()
+            #expect(unchanged?.count == 1)
+        }
+    }
+
+    /// 60 concurrent reservations of one bucket, each blocking it once past 5: exactly 6 get through
+    /// (the 6th sets the block), the same as 60 sequential ones at the same instant.
+    @Test(arguments: TestDatabase.available)
+    func concurrentReservationsGetNoMoreThroughThanSequentialOnes(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<60 {
+                    group.addTask {
+                        try await store.write { tx in
+                            guard let counter = try await tx.reserveAttempt(bucket: "flood", now: Self.t0, window: 3600) else { return false }
+                            if counter.count > 5 { try await tx.setBlockedUntil(bucket: "flood", until: Self.t0.addingTimeInterval(1)) }
+                            return true
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(admitted == 6)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func secretsAreCreatedOnceAndSharedByEveryone(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let values = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 { group.addTask { try await store.secrets.insertSecretIfAbsent("k", sealed: "v\(index)") } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(values.count == 1)
+            #expect(try await store.secrets.insertSecretIfAbsent("k", sealed: "other") == values.first)
         }
     }
 

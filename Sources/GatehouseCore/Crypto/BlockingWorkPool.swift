@@ -7,25 +7,86 @@ import Glibc
 /// Runs CPU-heavy synchronous work (password hashing) on its own few threads, never on the event
 /// loops that answer requests. The threads run in Linux's idle scheduling class, so while sign-ins
 /// hash, the kernel still gives request handling the CPU first (under full load hashing slows down
-/// rather than the whole server); jobs queue in order
-/// instead of piling up memory (each scrypt hash holds 128 MiB at the default parameters).
+/// rather than the whole server).
+///
+/// The queue is bounded so one client cannot make everyone wait (each scrypt hash also holds
+/// 128 MiB at the default parameters):
+/// - at most ``Limits/maxQueued`` jobs wait; past that ``run(lane:_:)`` answers 503 `unavailable`
+///   with a Retry-After estimated from recent job times;
+/// - at most ``Limits/perLane`` jobs of one lane (a client address) are queued or running; past
+///   that it answers 429 `too_many_requests`;
+/// - a job whose caller's task was cancelled, or that waited longer than ``Limits/maxWait`` (its
+///   client has most likely given up), is dropped without running.
 public final class BlockingWorkPool: Sendable {
-    private struct Job {
+    /// The bounds of the queue.
+    public struct Limits: Sendable, Equatable {
+        /// Jobs waiting for a thread, at most.
+        public var maxQueued: Int
+        /// Jobs of one lane (queued or running), at most.
+        public var perLane: Int
+        /// How long a job may wait for a thread before it is dropped.
+        public var maxWait: TimeInterval
+
+        /// - Parameters:
+        ///   - maxQueued: Jobs waiting for a thread, at most (at least 1).
+        ///   - perLane: Jobs of one lane queued or running, at most (at least 1).
+        ///   - maxWait: Seconds a job may wait before it is dropped.
+        public init(maxQueued: Int = 32, perLane: Int = 4, maxWait: TimeInterval = 10) {
+            self.maxQueued = max(1, maxQueued)
+            self.perLane = max(1, perLane)
+            self.maxWait = max(0.1, maxWait)
+        }
+    }
+
+    private final class Job: @unchecked Sendable {
         let run: @Sendable () -> Void
+        let drop: @Sendable (any Error) -> Void
+        let lane: String?
+        let enqueuedAt: ContinuousClock.Instant
+        /// Guarded by the pool's lock.
+        var cancelled = false
+
+        init(lane: String?, run: @escaping @Sendable () -> Void, drop: @escaping @Sendable (any Error) -> Void) {
+            self.lane = lane
+            self.run = run
+            self.drop = drop
+            self.enqueuedAt = .now
+        }
     }
 
     private struct State {
         var jobs: [Job] = []
         var head = 0
+        var perLane: [String: Int] = [:]
+        /// Smoothed seconds per job, for Retry-After.
+        var averageJobSeconds: Double = 0.3
+        var started = false
     }
 
     private let condition = NSCondition()
     private nonisolated(unsafe) var state = State()
+    private let label: String
+    private let niceness: Int32
     public let width: Int
+    public let limits: Limits
 
-    public init(label: String, width: Int, niceness: Int32 = 19) {
+    /// - Parameters:
+    ///   - label: The threads' name prefix.
+    ///   - width: How many jobs run at once (threads).
+    ///   - limits: The queue's bounds.
+    ///   - niceness: The nice value used where the idle scheduling class is refused.
+    public init(label: String, width: Int, limits: Limits = Limits(), niceness: Int32 = 19) {
+        self.label = label
         self.width = max(1, width)
-        for index in 0..<self.width {
+        self.limits = limits
+        self.niceness = niceness
+    }
+
+    /// Starts the threads on first use.
+    private func startIfNeeded() {
+        guard !state.started else { return }
+        state.started = true
+        for index in 0..<width {
             let thread = Thread { [self] in
                 #if canImport(Glibc)
                 Self.yieldToRequestHandling(niceness: niceness)
@@ -61,17 +122,82 @@ public final class BlockingWorkPool: Sendable {
                 state.jobs.removeAll(keepingCapacity: true)
                 state.head = 0
             }
+            let waited = ContinuousClock.now - job.enqueuedAt
+            let dropReason: (any Error)? =
+                job.cancelled
+                ? CancellationError()
+                : waited > .milliseconds(Int64(limits.maxWait * 1000))
+                    ? GatehouseError(.unavailable, "The server is busy. Try again shortly.", retryAfter: 1, cause: "password hashing job waited past its limit")
+                    : nil
             condition.unlock()
+            if let dropReason {
+                finish(job)
+                job.drop(dropReason)
+                continue
+            }
+            let start = ContinuousClock.now
             job.run()
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            condition.lock()
+            state.averageJobSeconds = state.averageJobSeconds * 0.8 + seconds * 0.2
+            condition.unlock()
+            finish(job)
         }
     }
 
+    private func finish(_ job: Job) {
+        guard let lane = job.lane else { return }
+        condition.lock()
+        let left = (state.perLane[lane] ?? 1) - 1
+        state.perLane[lane] = left > 0 ? left : nil
+        condition.unlock()
+    }
+
     /// Runs `work` on the pool, in arrival order, and returns its result.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+    /// - Parameters:
+    ///   - lane: Who the work is for (a client address), for the per-lane cap; `nil` for none.
+    ///   - work: The synchronous work.
+    /// - Returns: What `work` returns.
+    /// - Throws: 503 `unavailable` (queue full, or waited too long), 429 `too_many_requests` (the lane
+    ///   is at its cap), `CancellationError` (the caller's task was cancelled before the job ran), or
+    ///   what `work` throws.
+    public func run<T: Sendable>(lane: String? = nil, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let holder = Mutex<Job?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let job = Job(lane: lane, run: { continuation.resume(with: Result { try work() }) }, drop: { continuation.resume(throwing: $0) })
+                condition.lock()
+                let queued = state.jobs.count - state.head
+                if queued >= limits.maxQueued {
+                    let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
+                    condition.unlock()
+                    continuation.resume(
+                        throwing: GatehouseError(
+                            .unavailable, "The server is busy. Try again shortly.", retryAfter: max(1, retryAfter),
+                            cause: "password hashing queue full (\(queued) waiting)"))
+                    return
+                }
+                if let lane {
+                    let inFlight = state.perLane[lane] ?? 0
+                    guard inFlight < limits.perLane else {
+                        condition.unlock()
+                        continuation.resume(throwing: GatehouseError.tooManyRequests(retryAfter: max(1, Int(state.averageJobSeconds.rounded(.up)))))
+                        return
+                    }
+                    state.perLane[lane] = inFlight + 1
+                }
+                if Task.isCancelled { job.cancelled = true }
+                holder.withLock { $0 = job }
+                startIfNeeded()
+                state.jobs.append(job)
+                condition.signal()
+                condition.unlock()
+            }
+        } onCancel: {
+            guard let job = holder.withLock({ $0 }) else { return }
             condition.lock()
-            state.jobs.append(Job { continuation.resume(with: Result { try work() }) })
-            condition.signal()
+            job.cancelled = true
             condition.unlock()
         }
     }
@@ -83,8 +209,26 @@ public final class BlockingWorkPool: Sendable {
         return state.jobs.count - state.head
     }
 
-    /// A default width that leaves at least one core for request handling.
-    public static var defaultWidth: Int {
-        max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// A default width: one thread per core but one (request handling keeps a core), and no more
+    /// than a quarter of the memory this process may use can hold at once.
+    /// - Parameter bytesPerJob: Memory one job holds (a scrypt hash: 128 MiB at the defaults).
+    /// - Returns: At least 1.
+    public static func defaultWidth(bytesPerJob: Int) -> Int {
+        let byCores = ProcessInfo.processInfo.activeProcessorCount - 1
+        let byMemory = Int(min(UInt64(Int.max), availableMemory() / 4) / UInt64(max(1, bytesPerJob)))
+        return max(1, min(byCores, byMemory))
+    }
+
+    /// The memory this process may use: the cgroup's limit when one is set, else physical memory.
+    static func availableMemory() -> UInt64 {
+        let physical = ProcessInfo.processInfo.physicalMemory
+        for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8),
+                let limit = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0, limit < physical
+            {
+                return limit
+            }
+        }
+        return physical
     }
 }

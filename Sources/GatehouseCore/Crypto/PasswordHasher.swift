@@ -1,13 +1,35 @@
 import Foundation
 
 /// Hashes and verifies passwords. Implementations must be slow on purpose and run off the event loop.
+///
+/// Every call names a `lane` (the client address it is for, or `nil`), so an implementation with a
+/// bounded queue can cap how much of it one client holds.
 public protocol PasswordHasher: Sendable {
     /// A self-describing hash (PHC string) of `password`.
-    func hash(_ password: String) async throws -> String
+    /// - Parameters:
+    ///   - password: The password, exactly as sent.
+    ///   - lane: Who the work is for (a client's rate-limit subject), or `nil`.
+    func hash(_ password: String, lane: String?) async throws -> String
     /// Whether `password` matches `hash`, compared in constant time.
-    func verify(_ password: String, against hash: String) async throws -> Bool
+    /// - Parameters:
+    ///   - password: The password, exactly as sent.
+    ///   - hash: A PHC string made by ``hash(_:lane:)``.
+    ///   - lane: Who the work is for, or `nil`.
+    func verify(_ password: String, against hash: String, lane: String?) async throws -> Bool
     /// Burns the same time as a real verification, for accounts that do not exist.
-    func verifyDummy(_ password: String) async throws
+    /// - Parameters:
+    ///   - password: The password, exactly as sent.
+    ///   - lane: Who the work is for, or `nil`.
+    func verifyDummy(_ password: String, lane: String?) async throws
     /// Whether `hash` was made with weaker parameters than the current ones.
     func needsRehash(_ hash: String) -> Bool
+}
+
+extension PasswordHasher {
+    /// ``hash(_:lane:)`` for no particular client.
+    public func hash(_ password: String) async throws -> String { try await hash(password, lane: nil) }
+    /// ``verify(_:against:lane:)`` for no particular client.
+    public func verify(_ password: String, against hash: String) async throws -> Bool { try await verify(password, against: hash, lane: nil) }
+    /// ``verifyDummy(_:lane:)`` for no particular client.
+    public func verifyDummy(_ password: String) async throws { try await verifyDummy(password, lane: nil) }
 }

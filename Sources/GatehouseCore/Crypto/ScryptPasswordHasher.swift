@@ -21,7 +21,8 @@ public struct ScryptPasswordHasher: PasswordHasher {
 
         public static let owasp = Parameters()
 
-        var memoryBytes: Int { 128 * r * (1 << logN) * p + 128 * r * p + 256 * r + 1 << 20 }
+        /// Memory one hash holds (the `maxMemory` scrypt is given).
+        public var memoryBytes: Int { 128 * r * (1 << logN) * p + 128 * r * p + 256 * r + 1 << 20 }
     }
 
     public let parameters: Parameters
@@ -37,10 +38,10 @@ public struct ScryptPasswordHasher: PasswordHasher {
         self.random = random
     }
 
-    public func hash(_ password: String) async throws -> String {
+    public func hash(_ password: String, lane: String?) async throws -> String {
         let salt = random.bytes(16)
         let parameters = self.parameters
-        let derived = try await pool.run {
+        let derived = try await pool.run(lane: lane) {
             try Self.derive(Array(password.utf8), salt: salt, parameters: parameters)
         }
         return "$scrypt$ln=\(parameters.logN),r=\(parameters.r),p=\(parameters.p)$"
@@ -48,18 +49,18 @@ public struct ScryptPasswordHasher: PasswordHasher {
             + Data(derived).base64EncodedString().trimmingCharacters(in: ["="])
     }
 
-    public func verify(_ password: String, against hash: String) async throws -> Bool {
+    public func verify(_ password: String, against hash: String, lane: String?) async throws -> Bool {
         guard let stored = Self.parse(hash) else { return false }
-        let derived = try await pool.run {
+        let derived = try await pool.run(lane: lane) {
             try Self.derive(Array(password.utf8), salt: stored.salt, parameters: stored.parameters)
         }
         return ConstantTime.equals(derived, stored.hash)
     }
 
-    public func verifyDummy(_ password: String) async throws {
+    public func verifyDummy(_ password: String, lane: String?) async throws {
         let salt = random.bytes(16)
         let parameters = self.parameters
-        _ = try await pool.run { try Self.derive(Array(password.utf8), salt: salt, parameters: parameters) }
+        _ = try await pool.run(lane: lane) { try Self.derive(Array(password.utf8), salt: salt, parameters: parameters) }
     }
 
     public func needsRehash(_ hash: String) -> Bool {

@@ -42,18 +42,6 @@ public struct SignUpResult: Sendable, Equatable {
     }
 }
 
-/// Where a request came from, for rate limits and logs.
-public struct ClientInfo: Sendable, Equatable {
-    /// The client's address (the TCP peer, or the forwarded address from a trusted proxy).
-    public var address: String
-
-    public init(address: String) {
-        self.address = address
-    }
-
-    public static let unknown = ClientInfo(address: "unknown")
-}
-
 /// The caller of a protected endpoint, from a verified access token and a live session.
 public struct Principal: Sendable, Equatable {
     public var sub: String

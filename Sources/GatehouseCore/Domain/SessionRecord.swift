@@ -10,6 +10,8 @@ public struct SessionRecord: Sendable, Equatable {
         case passwordChange = "password_change"
         case accountDeleted = "account_deleted"
         case accountClaimed = "account_claimed"
+        /// The session reached its absolute lifetime.
+        case lifetimeOver = "lifetime_over"
     }
 
     public var id: String

@@ -40,10 +40,16 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var codePerClient: RateLimitRule
     /// Code mails per address (resend and forgot share it): the cool-down.
     public var mailPerAddress: RateLimitRule
+    /// Code mails per address in an hour, and in a day: with the cool-down alone one address could be
+    /// sent ~1,440 mails a day.
+    public var mailPerAddressHourly: RateLimitRule
+    public var mailPerAddressDaily: RateLimitRule
     /// Requests that send mail (sign-up, resend, forgot) per client address.
     public var mailPerClient: RateLimitRule
     /// Social token exchanges that fail verification, per client address.
     public var exchangePerClient: RateLimitRule
+    /// Well-formed refresh tokens that are not ours (unknown), per client address.
+    public var refreshPerClient: RateLimitRule
 
     public init(
         signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),
@@ -51,15 +57,21 @@ public struct RateLimitSettings: Sendable, Equatable {
         codePerAccount: RateLimitRule = .init(name: "code.account", freeAttempts: 10, window: 3600, baseBlock: 2, maxBlock: 900),
         codePerClient: RateLimitRule = .init(name: "code.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
         mailPerAddress: RateLimitRule = .init(name: "mail.address", freeAttempts: 1, window: 60),
+        mailPerAddressHourly: RateLimitRule = .init(name: "mail.address.hour", freeAttempts: 5, window: 3600),
+        mailPerAddressDaily: RateLimitRule = .init(name: "mail.address.day", freeAttempts: 10, window: 86_400),
         mailPerClient: RateLimitRule = .init(name: "mail.client", freeAttempts: 30, window: 3600),
-        exchangePerClient: RateLimitRule = .init(name: "exchange.client", freeAttempts: 60, window: 3600, baseBlock: 1, maxBlock: 300)
+        exchangePerClient: RateLimitRule = .init(name: "exchange.client", freeAttempts: 60, window: 3600, baseBlock: 1, maxBlock: 300),
+        refreshPerClient: RateLimitRule = .init(name: "refresh.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900)
     ) {
         self.signInPerAccount = signInPerAccount
         self.signInPerClient = signInPerClient
         self.codePerAccount = codePerAccount
         self.codePerClient = codePerClient
         self.mailPerAddress = mailPerAddress
+        self.mailPerAddressHourly = mailPerAddressHourly
+        self.mailPerAddressDaily = mailPerAddressDaily
         self.mailPerClient = mailPerClient
         self.exchangePerClient = exchangePerClient
+        self.refreshPerClient = refreshPerClient
     }
 }

@@ -3,23 +3,20 @@ import Logging
 
 extension EmbeddedUserPool {
     /// Mails a reset code to the account that owns the address, if any. The answer is the same for
-    /// every address, cool-down included.
+    /// every address — the mail caps included — after the same work: a code row is written either
+    /// way (a decoy for an unknown address) and the mail only queued.
     public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let email = try EmailAddress(rawEmail)
-        let limits = settings.rateLimits
-        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
-        try await limiter.consume(limiter.bucket(limits.mailPerAddress, email.key))
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()
-        let target: (UserRecord, String)? = try await store.write { tx in
-            guard let user = try await tx.user(emailKey: email.key) else { return nil }
-            let (code, record) = newCode(for: user.id, purpose: .resetPassword, lifetime: settings.resetCodeLifetime, now: now)
-            try await tx.replaceCode(record)
-            return (user, code)
+        let lifetime = settings.resetCodeLifetime
+        let (user, code): (UserRecord?, String) = try await store.write { tx in
+            let user = try await tx.user(emailKey: email.key)
+            return (user, try await storeCode(for: user, emailKey: email.key, purpose: .resetPassword, lifetime: lifetime, now: now, in: tx))
         }
-        if let target {
-            let (user, code) = target
-            await deliver(templates.resetPassword(to: user.email ?? email.value, name: user.name, code: code, lifetime: settings.resetCodeLifetime), logger: logger)
-        }
+        let message = templates.resetPassword(to: user?.email ?? email.value, name: user?.name, code: code, lifetime: lifetime)
+        if user != nil { await deliver(message, logger: logger) }
         return CodeDelivery(destination: email.masked)
     }
 
@@ -30,9 +27,16 @@ extension EmbeddedUserPool {
         try settings.passwordPolicy.validate(newPassword, email: email)
         let code = Self.normalizeCode(rawCode)
         let limits = settings.rateLimits
-        let codeBuckets = [limiter.bucket(limits.codePerAccount, email.key), limiter.bucket(limits.codePerClient, client.address)]
-        try await limiter.ensureAllowed(codeBuckets)
-        let newHash = try await hasher.hash(newPassword)
+        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
+        let codeBuckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
+        let signInBucket = limiter.bucket(limits.signInPerAccount, email.key)
+        try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
+            try await applyReset(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
+        }
+    }
+
+    private func applyReset(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+        let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
 
         enum Outcome: Sendable {
@@ -60,11 +64,9 @@ extension EmbeddedUserPool {
         case .reset(let user, let ended):
             liveness.invalidate(sessionIDs: ended)
             profileCache?.invalidate(user.id)
-            try await limiter.reset([codeBuckets[0], limiter.bucket(limits.signInPerAccount, email.key)])
             await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
             logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
         case .check(.mismatch):
-            try await limiter.recordFailure(codeBuckets)
             throw GatehouseError.codeMismatch
         case .check(.expired):
             throw GatehouseError.codeExpired
@@ -81,20 +83,18 @@ extension EmbeddedUserPool {
         let limits = settings.rateLimits
         let email = user.emailKey.flatMap { try? EmailAddress($0) }
         let accountBucket = limiter.bucket(limits.signInPerAccount, user.emailKey ?? user.id)
-        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
-        try await limiter.ensureAllowed(buckets)
-        var verified = false
-        if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
-            verified = try await hasher.verify(currentPassword, against: hash)
-        } else {
-            try await hasher.verifyDummy(currentPassword)
-        }
-        guard verified else {
-            try await limiter.recordFailure(buckets)
-            throw GatehouseError(.invalidCredentials, "The current password is not correct.")
+        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
+        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
+            var verified = false
+            if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
+                verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
+            } else {
+                try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
+            }
+            guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
         }
         try settings.passwordPolicy.validate(newPassword, email: email)
-        let newHash = try await hasher.hash(newPassword)
+        let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
         let ended: [String] = try await store.write { tx in
             guard var current = try await tx.user(id: user.id) else { throw GatehouseError.unauthorized(cause: "user deleted meanwhile") }
@@ -104,7 +104,6 @@ extension EmbeddedUserPool {
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
         liveness.invalidate(sessionIDs: ended)
-        try await limiter.reset([accountBucket])
         if let address = user.email {
             await deliver(templates.passwordChanged(to: address, name: user.name, reset: false), logger: logger)
         }

@@ -10,25 +10,29 @@ extension EmbeddedUserPool {
             guard password.utf8.count <= ScryptPasswordHasher.maxPasswordBytes else { throw GatehouseError.invalidCredentials }
             let limits = settings.rateLimits
             let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
-            let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client.address)]
-            try await limiter.ensureAllowed(buckets)
-
-            let user = try await store.read { try await $0.user(emailKey: email.key) }
-            var verified = false
-            if let hash = user?.passwordHash {
-                verified = try await hasher.verify(password, against: hash)
-            } else {
-                try await hasher.verifyDummy(password)
+            // The attempt is counted before the password is hashed, so concurrent guesses cannot
+            // all slip in under the limit; a correct password clears the account's failures.
+            var user = try await limiter.guarding(
+                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+                failureCodes: [.invalidCredentials]
+            ) {
+                let user = try await store.read { try await $0.user(emailKey: email.key) }
+                var verified = false
+                if let hash = user?.passwordHash {
+                    verified = try await hasher.verify(password, against: hash, lane: client.rateLimitSubject)
+                } else {
+                    try await hasher.verifyDummy(password, lane: client.rateLimitSubject)
+                }
+                guard verified, let user else {
+                    logger.info("sign-in failed")
+                    throw GatehouseError.invalidCredentials
+                }
+                guard user.confirmed else { throw GatehouseError.userNotConfirmed }
+                return user
             }
-            guard verified, var user else {
-                try await limiter.recordFailure(buckets)
-                logger.info("sign-in failed")
-                throw GatehouseError.invalidCredentials
-            }
-            guard user.confirmed else { throw GatehouseError.userNotConfirmed }
 
             if let hash = user.passwordHash, hasher.needsRehash(hash) {
-                let upgraded = try await hasher.hash(password)
+                let upgraded = try await hasher.hash(password, lane: client.rateLimitSubject)
                 let now = clock.now()
                 let signedIn = user
                 user = try await store.write { tx in
@@ -40,7 +44,6 @@ extension EmbeddedUserPool {
                 }
                 logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)])
             }
-            try await limiter.reset([accountBucket])
             let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
             logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
             return tokens
@@ -50,6 +53,10 @@ extension EmbeddedUserPool {
     enum RefreshOutcome: Sendable {
         case rotated(UserRecord, SessionRecord, successor: String)
         case reused(sessionID: String)
+        /// The session reached its absolute lifetime and was ended.
+        case lifetimeOver(sessionID: String)
+        /// Not one of ours (well-formed but unknown): counted against the client.
+        case unknown
         case invalid(String)
         case lostRace
     }
@@ -57,11 +64,14 @@ extension EmbeddedUserPool {
     /// Exchanges a refresh token for new tokens and rotates it. A rotated-out token presented again ends
     /// the whole session, unless it comes back within the grace window while its successor is still
     /// unused: then it gets the same successor again (a client that lost the response can retry).
+    /// A session ends ``PoolSettings/sessionLifetime`` after its sign-in, however often it rotated.
+    /// Well-formed tokens that are not ours count against the client's address; past the limit they
+    /// are answered 429 (a client's valid tokens keep working).
     public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         try await events.observing("refresh") {
             guard let token = RefreshTokenCodec.validate(refreshToken) else { throw GatehouseError.invalidGrant }
             let hash = RefreshTokenCodec.hash(token)
-            let successor = RefreshTokenCodec.successor(of: token)
+            let successor = RefreshTokenCodec.successor(of: token, key: refreshKey)
             let successorHash = RefreshTokenCodec.hash(successor)
             var outcome = RefreshOutcome.lostRace
             for _ in 0..<3 {
@@ -77,6 +87,15 @@ extension EmbeddedUserPool {
                 liveness.invalidate(sessionIDs: [sessionID])
                 logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
                 throw GatehouseError.invalidGrant
+            case .lifetimeOver(let sessionID):
+                liveness.invalidate(sessionIDs: [sessionID])
+                logger.info("session reached its lifetime; ended", metadata: ["session.id": .string(sessionID)])
+                throw GatehouseError.invalidGrant
+            case .unknown:
+                // Counted (atomically) against the client; a client past the limit gets 429.
+                _ = try await limiter.reserve([limiter.bucket(settings.rateLimits.refreshPerClient, client: client)])
+                logger.info("refresh refused", metadata: ["reason": "unknown token"])
+                throw GatehouseError.invalidGrant
             case .invalid(let reason):
                 logger.info("refresh refused", metadata: ["reason": .string(reason)])
                 throw GatehouseError.invalidGrant
@@ -89,10 +108,16 @@ extension EmbeddedUserPool {
     private func rotate(hash: String, successor: String, successorHash: String) async throws -> RefreshOutcome {
         let now = clock.now()
         let lifetime = settings.refreshTokenLifetime
+        let sessionLifetime = settings.sessionLifetime
         let grace = settings.refreshReuseGrace
         return try await store.write { tx in
-            guard let record = try await tx.refreshToken(hash: hash) else { return .invalid("unknown token") }
+            guard let record = try await tx.refreshToken(hash: hash) else { return .unknown }
             guard let session = try await tx.session(id: record.sessionID), session.isActive else { return .invalid("session ended") }
+            let sessionEnd = session.authTime.addingTimeInterval(sessionLifetime)
+            guard sessionEnd > now else {
+                try await tx.revokeSession(id: session.id, at: now, reason: .lifetimeOver)
+                return .lifetimeOver(sessionID: session.id)
+            }
             guard let user = try await tx.user(id: record.userID) else { return .invalid("user deleted") }
             if let rotatedAt = record.rotatedAt {
                 if now.timeIntervalSince(rotatedAt) <= grace, record.successorHash == successorHash,
@@ -106,7 +131,9 @@ extension EmbeddedUserPool {
             guard record.expiresAt > now else { return .invalid("token expired") }
             guard try await tx.markRefreshTokenRotated(hash: hash, successorHash: successorHash, at: now) else { return .lostRace }
             try await tx.insertRefreshToken(
-                RefreshTokenRecord(tokenHash: successorHash, sessionID: session.id, userID: user.id, createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+                RefreshTokenRecord(
+                    tokenHash: successorHash, sessionID: session.id, userID: user.id, createdAt: now,
+                    expiresAt: min(now.addingTimeInterval(lifetime), sessionEnd)))
             return .rotated(user, session, successor: successor)
         }
     }

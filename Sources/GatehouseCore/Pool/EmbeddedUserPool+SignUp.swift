@@ -9,9 +9,9 @@ extension EmbeddedUserPool {
         let email = try EmailAddress(rawEmail)
         try settings.passwordPolicy.validate(password, email: email)
         let name = try Self.displayName(fullName)
-        let limits = settings.rateLimits
-        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
-        let hash = try await hasher.hash(password)
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client])
+        let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
         let newID = random.uuid()
         let (code, codeRecord) = newCode(for: newID, purpose: .confirmSignUp, lifetime: settings.signUpCodeLifetime, now: now)
@@ -37,15 +37,15 @@ extension EmbeddedUserPool {
             outcome = .existing(try await store.read { try await $0.user(emailKey: email.key) })
         }
 
-        let mailBucket = limiter.bucket(limits.mailPerAddress, email.key)
         switch outcome {
         case .created(let user):
-            _ = try await limiter.tryConsume(mailBucket)
+            // The first code always goes out; it counts against the address's caps.
+            _ = try await limiter.tryConsume(mailBuckets.address)
             await deliver(templates.confirmSignUp(to: email.value, name: name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
             logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
             return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
         case .existing(let user):
-            if let user, try await limiter.tryConsume(mailBucket) == nil {
+            if let user, try await limiter.tryConsume(mailBuckets.address) == nil {
                 await deliver(templates.alreadyRegistered(to: user.email ?? email.value, name: user.name, confirmed: user.confirmed), logger: logger)
             }
             logger.info("sign-up for an address that already has an account")
@@ -58,51 +58,48 @@ extension EmbeddedUserPool {
         let email = try EmailAddress(rawEmail)
         let code = Self.normalizeCode(rawCode)
         let limits = settings.rateLimits
-        let buckets = [limiter.bucket(limits.codePerAccount, email.key), limiter.bucket(limits.codePerClient, client.address)]
-        try await limiter.ensureAllowed(buckets)
-        let now = clock.now()
-        let result: CodeCheck = try await store.write { tx in
-            guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
-            let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
-            guard case .accepted = check else { return check }
-            user.confirmed = true
-            user.emailVerified = true
-            user.updatedAt = now
-            try await tx.updateUser(user)
-            try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
-            try await syncProfile(with: user, in: tx)
-            return .accepted
-        }
-        switch result {
-        case .accepted:
-            try await limiter.reset([buckets[0]])
-            logger.info("email confirmed")
-        case .mismatch:
-            try await limiter.recordFailure(buckets)
-            throw GatehouseError.codeMismatch
-        case .expired:
-            throw GatehouseError.codeExpired
+        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
+        try await limiter.guarding(
+            [accountBucket, limiter.bucket(limits.codePerClient, client: client)], resetOnSuccess: [accountBucket], failureCodes: [.codeMismatch]
+        ) {
+            let now = clock.now()
+            let result: CodeCheck = try await store.write { tx in
+                guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
+                let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
+                guard case .accepted = check else { return check }
+                user.confirmed = true
+                user.emailVerified = true
+                user.updatedAt = now
+                try await tx.updateUser(user)
+                try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
+                try await syncProfile(with: user, in: tx)
+                return .accepted
+            }
+            switch result {
+            case .accepted: logger.info("email confirmed")
+            case .mismatch: throw GatehouseError.codeMismatch
+            case .expired: throw GatehouseError.codeExpired
+            }
         }
     }
 
     /// Sends a new confirmation code to an unconfirmed account. The answer is the same for every
-    /// address, including the cool-down (one code mail per address per minute).
+    /// address — the mail caps included (a cool-down of one code mail per address a minute, and
+    /// hourly and daily caps) — after the same work: a code row is written either way (a decoy for
+    /// an address without an unconfirmed account) and the mail only queued.
     public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let email = try EmailAddress(rawEmail)
-        let limits = settings.rateLimits
-        try await limiter.consume(limiter.bucket(limits.mailPerClient, client.address))
-        try await limiter.consume(limiter.bucket(limits.mailPerAddress, email.key))
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()
-        let target: (UserRecord, String)? = try await store.write { tx in
-            guard let user = try await tx.user(emailKey: email.key), !user.confirmed else { return nil }
-            let (code, record) = newCode(for: user.id, purpose: .confirmSignUp, lifetime: settings.signUpCodeLifetime, now: now)
-            try await tx.replaceCode(record)
-            return (user, code)
+        let lifetime = settings.signUpCodeLifetime
+        let (user, code): (UserRecord?, String) = try await store.write { tx in
+            let found = try await tx.user(emailKey: email.key)
+            let target = found.flatMap { $0.confirmed ? nil : $0 }
+            return (target, try await storeCode(for: target, emailKey: email.key, purpose: .confirmSignUp, lifetime: lifetime, now: now, in: tx))
         }
-        if let target {
-            let (user, code) = target
-            await deliver(templates.confirmSignUp(to: user.email ?? email.value, name: user.name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
-        }
+        let message = templates.confirmSignUp(to: user?.email ?? email.value, name: user?.name, code: code, lifetime: lifetime)
+        if user != nil { await deliver(message, logger: logger) }
         return CodeDelivery(destination: email.masked)
     }
 }

@@ -19,6 +19,8 @@ public struct EmbeddedUserPool: IdentityProvider {
     let limiter: RateLimiter
     let liveness: CachedSessionLiveness
     let events: any AuthEventObserver
+    /// The server-held secret refresh-token successors are derived with.
+    let refreshKey: RefreshSuccessorKey
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
     let appleVault: AppleTokenVault?
     /// The profile cache to invalidate when a change here touches a profile.
@@ -27,7 +29,8 @@ public struct EmbeddedUserPool: IdentityProvider {
     public init(
         settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
         mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
-        liveness: CachedSessionLiveness, events: any AuthEventObserver, appleVault: AppleTokenVault? = nil, profileCache: ProfileCache? = nil
+        liveness: CachedSessionLiveness, events: any AuthEventObserver, refreshKey: RefreshSuccessorKey, appleVault: AppleTokenVault? = nil,
+        profileCache: ProfileCache? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -41,6 +44,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
         self.liveness = liveness
         self.events = events
+        self.refreshKey = refreshKey
         self.appleVault = appleVault
         self.profileCache = profileCache
     }
@@ -75,7 +79,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         try await tx.insertRefreshToken(
             RefreshTokenRecord(
                 tokenHash: start.refreshTokenHash, sessionID: session.id, userID: userID,
-                createdAt: start.at, expiresAt: start.at.addingTimeInterval(settings.refreshTokenLifetime)))
+                createdAt: start.at, expiresAt: start.at.addingTimeInterval(min(settings.refreshTokenLifetime, settings.sessionLifetime))))
         return session
     }
 
@@ -106,17 +110,29 @@ public struct EmbeddedUserPool: IdentityProvider {
         return (code, record)
     }
 
-    /// Checks a code inside a write transaction, counting a wrong guess against the code.
-    /// A spent or expired code answers `expired` only to the right code, so it tells an attacker nothing.
+    /// Checks a code inside a write transaction. One of the code's tries is spent *before* the
+    /// comparison, in one statement, so concurrent guesses never share a try (a correct code is
+    /// deleted by the caller, so spending a try on it costs nothing). A used-up or expired code
+    /// answers `expired` only to the right code, so it tells an attacker nothing.
     func checkCode(_ code: String, for user: UserRecord, purpose: OneTimeCodeRecord.Purpose, now: Date, in tx: any StoreTransaction) async throws -> CodeCheck {
-        guard let record = try await tx.code(userID: user.id, purpose: purpose) else { return .mismatch }
-        let matches = ConstantTime.equals(codeHash(userID: user.id, purpose: purpose, code: code), record.codeHash)
-        if record.attempts >= settings.maxCodeAttempts { return matches ? .expired : .mismatch }
-        guard matches else {
-            _ = try await tx.recordFailedCodeAttempt(userID: user.id, purpose: purpose)
-            return .mismatch
+        let presented = codeHash(userID: user.id, purpose: purpose, code: code)
+        if let record = try await tx.spendCodeAttempt(userID: user.id, purpose: purpose, maxAttempts: settings.maxCodeAttempts) {
+            guard ConstantTime.equals(presented, record.codeHash) else { return .mismatch }
+            return record.expiresAt > now ? .accepted : .expired
         }
-        return record.expiresAt > now ? .accepted : .expired
+        // No code, or its tries are used up.
+        guard let record = try await tx.code(userID: user.id, purpose: purpose) else { return .mismatch }
+        return ConstantTime.equals(presented, record.codeHash) ? .expired : .mismatch
+    }
+
+    /// Stores a code for `emailKey`'s account, or — for an address with no account that may get one —
+    /// a decoy code row under a keyed hash of the address: the same store work either way, so the
+    /// answer takes as long for both (no user enumeration by timing). Decoys expire like codes.
+    func storeCode(for target: UserRecord?, emailKey: String, purpose: OneTimeCodeRecord.Purpose, lifetime: TimeInterval, now: Date, in tx: any StoreTransaction) async throws -> String {
+        let owner = target?.id ?? "decoy:" + box.keyedHash("decoy-code", emailKey)
+        let (code, record) = newCode(for: owner, purpose: purpose, lifetime: lifetime, now: now)
+        try await tx.replaceCode(record)
+        return code
     }
 
     /// What users type: digits, perhaps with spaces or a dash in the middle.
@@ -126,8 +142,9 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     // MARK: Mail
 
-    /// Sends mail; a failure to deliver is logged, never turned into a different answer (which would
-    /// tell an attacker that the address has an account).
+    /// Hands mail to the mailer (the server's is a ``MailQueue``: nothing is written or sent on the
+    /// request path); a failure is logged, never turned into a different answer (which would tell an
+    /// attacker that the address has an account).
     func deliver(_ message: MailMessage, logger: Logger) async {
         do {
             try await mailer.send(message, logger: logger)

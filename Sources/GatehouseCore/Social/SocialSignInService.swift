@@ -44,7 +44,7 @@ public struct SocialSignInService: Sendable {
         do {
             return try await verifier.verify(token, rawNonce: nonce)
         } catch let error as GatehouseError where error.code == .invalidToken {
-            let bucket = limiter.bucket(limiter.settings.exchangePerClient, client.address)
+            let bucket = limiter.bucket(limiter.settings.exchangePerClient, client: client)
             try await limiter.ensureAllowed([bucket])
             try await limiter.recordFailure([bucket])
             throw error

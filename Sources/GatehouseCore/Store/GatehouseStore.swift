@@ -79,8 +79,10 @@ public protocol CodeRepository: Sendable {
     /// Stores the user's code for `purpose`, replacing any earlier one.
     func replaceCode(_ code: OneTimeCodeRecord) async throws
     func code(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> OneTimeCodeRecord?
-    /// Counts one wrong guess; returns the new count.
-    func recordFailedCodeAttempt(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> Int
+    /// Spends one of the code's tries before it is checked: counts the attempt and returns the code
+    /// (with the new count), unless it has used `maxAttempts` already or does not exist — then `nil`,
+    /// and nothing changes. One statement, so concurrent guesses never share a try.
+    func spendCodeAttempt(userID: String, purpose: OneTimeCodeRecord.Purpose, maxAttempts: Int) async throws -> OneTimeCodeRecord?
     func deleteCode(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws
     func deleteCodes(userID: String) async throws
 }
@@ -98,6 +100,13 @@ public protocol RateLimitRepository: Sendable {
     /// Adds one attempt, starting a new window when the current one is older than `window`.
     func incrementCounter(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter
     func setBlockedUntil(bucket: String, until: Date) async throws
+    /// Counts one attempt unless the bucket is blocked at `now` (starting a new window when the
+    /// current one is older than `window`), in one atomic statement.
+    /// - Returns: The counter after counting, or `nil` when the bucket is blocked (nothing counted).
+    func reserveAttempt(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter?
+    /// Takes back one attempt counted in the window that started at `windowStart`, and the block
+    /// `blockedUntil` that attempt set, if it is still the bucket's block.
+    func releaseAttempt(bucket: String, windowStart: Date, blockedUntil: Date?) async throws
     func deleteCounter(bucket: String) async throws
 }
 
@@ -162,6 +171,13 @@ public protocol SecretStore: Sendable {
     /// Adds the first key of a use unless another instance already did; returns the active key.
     func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey
     func deleteExpiredSigningKeys(now: Date) async throws
+    /// Stores the sealed secret `name` unless it exists, and returns the stored one: the first
+    /// instance to start creates it, every other instance gets the same.
+    /// - Parameters:
+    ///   - name: The secret's name (e.g. `refresh_successor_key`).
+    ///   - sealed: A fresh value sealed by ``SecretBox``, stored only if none is.
+    /// - Returns: The stored sealed value.
+    func insertSecretIfAbsent(_ name: String, sealed: String) async throws -> String
 }
 
 /// A signing key as stored: the private key sealed under the master key.

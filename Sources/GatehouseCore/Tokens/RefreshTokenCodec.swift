@@ -3,9 +3,10 @@ import Foundation
 
 /// Refresh tokens: 256 random bits, stored only as SHA-256, with a deterministic successor.
 ///
-/// The successor of a token is an HMAC of a fixed label keyed by the token itself. A client that
-/// lost the response to a refresh can therefore present the same token again within the grace window
-/// and receive *the same* successor, although neither token is stored in clear anywhere.
+/// The successor of a token is an HMAC of the token under a server-held secret
+/// (``RefreshSuccessorKey``). A client that lost the response to a refresh can therefore present the
+/// same token again within the grace window and receive *the same* successor, although neither token
+/// is stored in clear anywhere — and nobody who holds a token can compute the ones after it.
 public enum RefreshTokenCodec {
     public static let prefix = "ghr1."
     static let maxLength = 128
@@ -26,9 +27,12 @@ public enum RefreshTokenCodec {
         Base64URL.encode(Array(SHA256.hash(data: Data(token.utf8))))
     }
 
-    public static func successor(of token: String) -> String {
-        let key = SymmetricKey(data: Data(token.utf8))
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("gatehouse/refresh/successor/v1".utf8), using: key)
-        return prefix + Base64URL.encode(Array(mac))
+    /// The token that replaces `token` at its rotation.
+    /// - Parameters:
+    ///   - token: A validated refresh token.
+    ///   - key: The server-held successor key.
+    /// - Returns: A refresh token of the same form.
+    public static func successor(of token: String, key: RefreshSuccessorKey) -> String {
+        prefix + Base64URL.encode(key.mac(token))
     }
 }

@@ -48,6 +48,7 @@ extension GatehouseConfiguration {
         var pool = c.pool
         pool.appName = reader.string("GATEHOUSE_APP_NAME") ?? pool.appName
         pool.refreshTokenLifetime = try reader.seconds("GATEHOUSE_REFRESH_TOKEN_TTL", in: 3600...(3650 * 86_400)) ?? pool.refreshTokenLifetime
+        pool.maxSessionLifetime = try reader.seconds("GATEHOUSE_SESSION_LIFETIME", in: 3600...(3650 * 86_400)) ?? pool.maxSessionLifetime
         pool.refreshReuseGrace = try reader.seconds("GATEHOUSE_REFRESH_REUSE_GRACE", in: 0...60) ?? pool.refreshReuseGrace
         pool.signUpCodeLifetime = try reader.seconds("GATEHOUSE_SIGNUP_CODE_TTL", in: 300...(7 * 86_400)) ?? pool.signUpCodeLifetime
         pool.resetCodeLifetime = try reader.seconds("GATEHOUSE_RESET_CODE_TTL", in: 300...86_400) ?? pool.resetCodeLifetime
@@ -61,12 +62,22 @@ extension GatehouseConfiguration {
         if let cooldown = try reader.int("GATEHOUSE_MAIL_COOLDOWN", in: 1...3600) {
             pool.rateLimits.mailPerAddress = RateLimitRule(name: "mail.address", freeAttempts: 1, window: TimeInterval(cooldown))
         }
+        if let hourly = try reader.int("GATEHOUSE_MAIL_HOURLY_CAP", in: 1...1000) {
+            pool.rateLimits.mailPerAddressHourly = RateLimitRule(name: "mail.address.hour", freeAttempts: hourly, window: 3600)
+        }
+        if let daily = try reader.int("GATEHOUSE_MAIL_DAILY_CAP", in: 1...10_000) {
+            pool.rateLimits.mailPerAddressDaily = RateLimitRule(name: "mail.address.day", freeAttempts: daily, window: 86_400)
+        }
         c.pool = pool
 
         c.scrypt.logN = try reader.int("GATEHOUSE_SCRYPT_LOG_N", in: 10...22) ?? c.scrypt.logN
         c.scrypt.r = try reader.int("GATEHOUSE_SCRYPT_R", in: 1...32) ?? c.scrypt.r
         c.scrypt.p = try reader.int("GATEHOUSE_SCRYPT_P", in: 1...16) ?? c.scrypt.p
         c.hashingConcurrency = try reader.int("GATEHOUSE_HASHING_CONCURRENCY", in: 1...64) ?? c.hashingConcurrency
+        c.hashingLimits = BlockingWorkPool.Limits(
+            maxQueued: try reader.int("GATEHOUSE_HASHING_QUEUE_LIMIT", in: 1...10_000) ?? c.hashingLimits.maxQueued,
+            perLane: try reader.int("GATEHOUSE_HASHING_PER_CLIENT", in: 1...1000) ?? c.hashingLimits.perLane,
+            maxWait: try reader.seconds("GATEHOUSE_HASHING_MAX_WAIT", in: 1...300) ?? c.hashingLimits.maxWait)
 
         c.googleClientIDs = reader.list("GATEHOUSE_GOOGLE_CLIENT_IDS", aliases: ["GOOGLE_CLIENT_ID"])
         c.googleJWKSURL = try reader.url("GATEHOUSE_GOOGLE_JWKS_URL") ?? c.googleJWKSURL

@@ -48,7 +48,11 @@ public struct GatehouseConfiguration: Sendable {
     public var identityProvider: IdentityProviderKind = .embedded
     public var pool = PoolSettings()
     public var scrypt = ScryptPasswordHasher.Parameters.owasp
-    public var hashingConcurrency: Int = BlockingWorkPool.defaultWidth
+    /// Hashes computed at once; `nil` means ``BlockingWorkPool/defaultWidth(bytesPerJob:)`` (cores − 1,
+    /// and no more than a quarter of the memory can hold at the scrypt parameters).
+    public var hashingConcurrency: Int?
+    /// The hashing queue's bounds (waiting jobs, per client address, longest wait).
+    public var hashingLimits = BlockingWorkPool.Limits()
     /// Set (and required) when `identityProvider` is `cognito`.
     public var cognito: CognitoSettings?
     /// AWS credentials for Cognito's administrator operations (`AWS_ACCESS_KEY_ID` and friends).
@@ -93,6 +97,11 @@ public struct GatehouseConfiguration: Sendable {
     public var logFormat: LogFormat = .text
 
     public init() {}
+
+    /// ``hashingConcurrency``, or the default for the configured scrypt parameters.
+    public var resolvedHashingConcurrency: Int {
+        hashingConcurrency ?? BlockingWorkPool.defaultWidth(bytesPerJob: scrypt.memoryBytes)
+    }
 
     /// `<data dir>/gatehouse.sqlite` unless a database URL is set.
     public var resolvedDatabaseURL: String {

@@ -34,6 +34,7 @@ enum Bootstrap {
     struct Prepared: Sendable {
         var clientID: String
         var keys: Keyring.Snapshot
+        var refreshKey: RefreshSuccessorKey
     }
 
     /// Migrates (or checks that nothing is pending), pins the master key to the store, settles the
@@ -57,6 +58,7 @@ enum Bootstrap {
         let clientID = configuration.clientID ?? storedClientID
         let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
         let keys = try await manager.bootstrap(logger: logger)
-        return Prepared(clientID: clientID, keys: keys)
+        let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
+        return Prepared(clientID: clientID, keys: keys, refreshKey: refreshKey)
     }
 }

@@ -18,7 +18,7 @@ struct TestApp: Sendable {
 
     static func make(
         database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()), realTime: Bool = false,
-        backgroundKeyRefresh: Bool = true, configure: (inout GatehouseConfiguration) -> Void = { _ in }
+        backgroundKeyRefresh: Bool = true, deliverer: (any Mailer)? = nil, configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
         var configuration = GatehouseConfiguration()
@@ -35,7 +35,8 @@ struct TestApp: Sendable {
         var quiet = Logger(label: "gatehouse-test")
         quiet.logLevel = .warning
         let built = try await buildApplication(configuration: configuration, options: .init(
-                clock: realTime ? SystemTimeSource() : clock, mailer: mailer, logger: logger ?? quiet, refreshProviderKeysInBackground: backgroundKeyRefresh))
+                clock: realTime ? SystemTimeSource() : clock, mailer: deliverer ?? mailer, logger: logger ?? quiet, refreshProviderKeysInBackground: backgroundKeyRefresh))
+        mailer.attach(built.mailQueue)
         return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
     }
 
@@ -85,7 +86,7 @@ extension TestClientProtocol {
         if let name { body["full_name"] = .string(name) }
         let signUp = try await send(.post, "/auth/signup", json: .object(body))
         guard signUp.status == .created else { throw GatehouseError.internalError(cause: "sign-up: \(signUp.status) \(signUp.bodyText)") }
-        guard let code = app.mailer.latestCode(to: email, kind: "confirm_signup") else { throw GatehouseError.internalError(cause: "no code mailed") }
+        guard let code = await app.mailer.latestCode(to: email, kind: "confirm_signup") else { throw GatehouseError.internalError(cause: "no code mailed") }
         let confirm = try await send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)])
         guard confirm.status == .ok else { throw GatehouseError.internalError(cause: "confirm: \(confirm.status)") }
         return try await send(.post, "/auth/signin", json: ["email": .string(email), "password": .string(password)])
