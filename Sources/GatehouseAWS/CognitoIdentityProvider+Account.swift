@@ -17,7 +17,7 @@ extension CognitoIdentityProvider {
         } catch let error as GatehouseError where error.code == .upstreamUnavailable {
             throw error
         } catch {
-            throw GatehouseError.unauthorized(cause: "no key \(kid) in the pool's key set")
+            throw GatehouseError.unauthorized(cause: "the token's kid (\(kid.utf8.count) bytes) is not in the pool's key set")
         }
         let claims = try verifier.verify(jws, keys: keySet, now: clock.now())
         let sessionID = claims.originJTI ?? "jti:" + (claims.jti ?? "unknown")

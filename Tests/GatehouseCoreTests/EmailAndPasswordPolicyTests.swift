@@ -33,6 +33,33 @@ struct EmailAddressTests {
         #expect(try EmailAddress("ALICE@EXAMPLE.COM").key == (try EmailAddress("alice@example.com").key))
     }
 
+    /// Compatibility forms are the address they stand for (NFKC before validation and the key):
+    /// full-width letters, a full-width or small `@`, ligatures, full-width digits and dots.
+    @Test(arguments: [
+        ("ｗｉｄｅ@example.com", "wide@example.com"), ("ＷＩＤＥ@example.com", "wide@example.com"),
+        ("wide＠example.com", "wide@example.com"), ("ｗｉｄｅ＠ｅｘａｍｐｌｅ．ｃｏｍ", "wide@example.com"),
+        ("wide\u{FE6B}example.com", "wide@example.com"), ("\u{FB01}ne@example.com", "fine@example.com"),
+        ("user１２@example.com", "user12@example.com"), ("müller@exämple.de", "müller@exämple.de"),
+        ("mu\u{308}ller@example.de", "müller@example.de"), ("İnci@example.com", "i\u{307}nci@example.com"),
+    ])
+    func normalisesWithNFKC(_ raw: String, _ key: String) throws {
+        let email = try EmailAddress(raw)
+        #expect(email.key == key)
+        #expect(email.key == (try EmailAddress(key).key), "the key is its own key")
+        #expect(email.value == raw.precomposedStringWithCompatibilityMapping, "mail goes to the normal form")
+        #expect(!email.value.unicodeScalars.contains { (0xFF00...0xFFEF).contains($0.value) })
+    }
+
+    /// What NFKC turns into something invalid is invalid: a no-break or ideographic space becomes a
+    /// space, a full-width `＠` a second `@`, a long full-width address too long.
+    @Test(arguments: [
+        "wide\u{A0}x@example.com", "wide\u{3000}@example.com", "a@b＠example.com", "ｗｉｄｅ@example.com\u{2028}",
+        String(repeating: "ｗ", count: 65) + "@example.com", "x@" + String(repeating: "ｃ", count: 250) + ".com", "wide\u{FF02}@example.com",
+    ])
+    func refusesWhatNFKCMakesInvalid(_ raw: String) {
+        #expect(throws: GatehouseError.self) { try EmailAddress(raw) }
+    }
+
     /// The one-pass ASCII check must answer exactly what the general rules answer: compared on
     /// 200,000 generated addresses biased towards the characters the rules care about, and on the
     /// length limits.

@@ -128,4 +128,26 @@ struct EmailPasswordRoutesTests {
             #expect(first["code_delivery"] == second["code_delivery"] && first["user_confirmed"] == second["user_confirmed"])
         }
     }
+
+    /// `ｗｉｄｅ@example.com` (full-width letters) is `wide@example.com` after NFKC: signing it up
+    /// reaches the existing account (its owner gets the notice) and creates no second user.
+    @Test(arguments: TestDatabase.available)
+    func fullWidthAddressIsTheSameAccount(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database)
+        try await app.router { client in
+            let owner = try await client.signedIn(app, email: "wide@example.com")
+            #expect(owner.status == .ok)
+            app.mailer.clear()
+            app.clock.advance(by: 61)  // past the per-address mail limit the confirmation used
+            let again = try await client.send(.post, "/auth/signup", json: ["email": "ｗｉｄｅ@example.com", "password": "other horse 10"])
+            #expect(again.status == .created)
+            #expect(app.mailer.all.map(\.kind) == ["already_registered"] && app.mailer.all.first?.to == "wide@example.com")
+            #expect(try await app.built.store.read { try await $0.user(emailKey: "ｗｉｄｅ@example.com") } == nil, "no second user row")
+            let signIn = try await client.send(.post, "/auth/signin", json: ["email": "ＷＩＤＥ＠example.com", "password": "correct horse 9"])
+            #expect(signIn.status == .ok)
+            let me = try await client.send(.get, "/me", bearer: signIn.string("access_token"))
+            let ownerMe = try await client.send(.get, "/me", bearer: owner.string("access_token"))
+            #expect(me.string("email") == "wide@example.com" && !me.string("sub").isEmpty && me.string("sub") == ownerMe.string("sub"))
+        }
+    }
 }

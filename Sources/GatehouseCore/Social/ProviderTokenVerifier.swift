@@ -49,7 +49,7 @@ public struct ProviderTokenVerifier: Sendable {
 
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: token) } catch { throw refuse(error.description) }
-        guard jws.algorithm == "RS256" else { throw refuse("alg \(jws.algorithm) is not RS256") }
+        guard jws.algorithm == "RS256" else { throw refuse("alg \(jws.algorithmForLog) is not RS256") }
         guard let kid = jws.keyID else { throw refuse("no kid") }
         let keys = try await settings.keys.keys(containing: kid)
         do { try keys.verify(jws) } catch { throw refuse("signature: \(error)") }

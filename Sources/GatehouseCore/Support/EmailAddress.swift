@@ -1,23 +1,42 @@
 import Foundation
 
-/// An email address as a user typed it, validated, with the lower-cased key we look accounts up by.
+/// An email address as a user typed it, normalised (Unicode NFKC) and validated, with the lower-cased
+/// key we look accounts up by.
+///
+/// NFKC comes first, so compatibility forms are the address they stand for: `ｗｉｄｅ＠example.com`
+/// (full-width letters and `＠`) is `wide@example.com`, one account, not a second one beside it. An
+/// address whose normal form breaks the rules (a no-break space becomes a space, say) is invalid.
+/// ASCII is its own normal form, so an all-ASCII address skips normalisation.
 public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
-    /// The address as given (kept for sending mail).
+    /// The address in its normal form, case kept (what mail is sent to).
     public let value: String
-    /// Case-folded form: the unique key of an account.
+    /// Case-folded normal form: the unique key of an account.
     public let key: String
 
+    /// The most UTF-8 bytes an address may have, after normalisation.
     public static let maxLength = 254
 
     public init(_ raw: String) throws(GatehouseError) {
-        guard raw.utf8.count <= Self.maxLength, !raw.isEmpty,
-            let key = raw.utf8.allSatisfy({ $0 < 0x80 }) ? Self.asciiKey(raw) : Self.unicodeKey(raw)
-        else { throw GatehouseError.invalidRequest("'email' is not a valid email address.") }
-        self.value = raw
+        let invalid = GatehouseError.invalidRequest("'email' is not a valid email address.")
+        guard !raw.isEmpty else { throw invalid }
+        if raw.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard raw.utf8.count <= Self.maxLength, let key = Self.asciiKey(raw) else { throw invalid }
+            self.value = raw
+            self.key = key
+            return
+        }
+        // A full-width character is three bytes for the one it stands for: allow for that before
+        // normalising, and apply the real limit to the normal form.
+        guard raw.utf8.count <= 4 * Self.maxLength else { throw invalid }
+        let normal = raw.precomposedStringWithCompatibilityMapping
+        guard normal.utf8.count <= Self.maxLength,
+            let key = normal.utf8.allSatisfy({ $0 < 0x80 }) ? Self.asciiKey(normal) : Self.unicodeKey(normal)
+        else { throw invalid }
+        self.value = normal
         self.key = key
     }
 
-    /// The key of a valid address in any script, or `nil`. The rules: no whitespace or control
+    /// The key of a valid address in any script (given in NFKC), or `nil`. The rules: no whitespace or control
     /// characters anywhere (which also keeps mail headers injection-free); one `@`; an unquoted local
     /// part of RFC 5322 atext and single inner dots, at most 64 bytes; a domain of at least two labels
     /// of letters, digits and inner hyphens, at most 63 bytes each and 253 in all, whose last label is
@@ -58,8 +77,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
             }
         }
         guard let tld = labels.last, tld.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { return nil }
-        // NFC leaves ASCII as it is.
-        return raw.precomposedStringWithCanonicalMapping.lowercased()
+        // Lower-casing can leave the normal form (U+0130 becomes i and a combining dot): normalise again.
+        return raw.lowercased().precomposedStringWithCompatibilityMapping
     }
 
     /// ``unicodeKey(_:)``'s rules for an all-ASCII address (nearly every address, and every one a

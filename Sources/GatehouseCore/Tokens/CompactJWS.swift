@@ -58,6 +58,20 @@ public struct CompactJWS: Sendable {
     public var algorithm: String { header["alg"]?.stringValue ?? "" }
     public var keyID: String? { header["kid"]?.stringValue }
 
+    /// The registered JWS algorithm names (RFC 7518, RFC 8037): the only `alg` values worth naming in a log.
+    static let registeredAlgorithms: Set<String> = [
+        "none", "HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "ES256K", "PS256", "PS384", "PS512", "EdDSA",
+    ]
+
+    /// The header's `alg` as an error cause may carry it: a registered algorithm name, or only the
+    /// length of anything else. The header is the sender's choice; its text never reaches a log.
+    public var algorithmForLog: String { Self.loggable(algorithm: algorithm) }
+
+    /// `algorithm` if it is a registered name, else only its length.
+    public static func loggable(algorithm: String) -> String {
+        registeredAlgorithms.contains(algorithm) ? algorithm : "unregistered (\(algorithm.utf8.count) bytes)"
+    }
+
     /// Serialises a header and claims and signs them with `sign`, which receives the signing input.
     public static func encode(header: JSONValue, claims: JSONValue, sign: ([UInt8]) throws -> [UInt8]) rethrows -> String {
         let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())

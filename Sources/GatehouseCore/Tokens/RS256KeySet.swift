@@ -18,11 +18,23 @@ public struct RS256KeySet: Sendable {
         }
     }
 
-    public enum Failure: Error, Sendable, Equatable {
+    /// Why ``verify(_:)`` refused a token. The description is fixed text (plus a registered algorithm
+    /// name): it goes into error causes and so into the log, where token header text must not.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case algorithmNotAllowed(String)
         case missingKeyID
         case unknownKeyID
         case badSignature
+
+        public var description: String {
+            switch self {
+            case .algorithmNotAllowed(let algorithm):
+                "alg \(CompactJWS.loggable(algorithm: algorithm)) is not RS256"
+            case .missingKeyID: "no kid"
+            case .unknownKeyID: "kid not in the key set"
+            case .badSignature: "bad signature"
+            }
+        }
     }
 
     public let keys: [String: Key]

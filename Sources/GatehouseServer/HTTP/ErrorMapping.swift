@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The one place errors become HTTP: a ``GatehouseError`` code decides the status; Hummingbird's own
-/// errors (unknown route, body too large) are translated to our codes; anything else is an opaque 500
-/// whose cause goes to the log with the request id.
+/// The one place errors become HTTP: a ``GatehouseError`` code decides the status; Hummingbird's and
+/// NIO's own errors (unknown route, body too large — `NIOTooManyBytesError` when a chunked body
+/// outgrows the cap) are translated to our codes by their status; anything else is an opaque 500 whose
+/// cause goes to the log with the request id.
 enum ErrorMapping {
     static func status(for code: GatehouseError.Code) -> HTTPResponse.Status {
         switch code {
@@ -28,13 +29,14 @@ enum ErrorMapping {
         switch error {
         case let error as GatehouseError:
             return error
-        case let error as HTTPError:
+        case let error as any HTTPResponseError:
+            // HTTPError, NIOTooManyBytesError and any other error that names its own status.
             switch error.status {
             case .notFound: return GatehouseError(.notFound, "No such resource.")
             case .contentTooLarge: return GatehouseError(.payloadTooLarge, "The request body is too large.")
             case .methodNotAllowed: return GatehouseError(.methodNotAllowed, "Method not allowed.")
             case .badRequest: return .invalidRequest("The request is malformed.")
-            default: return .internalError(cause: "HTTPError \(error.status.code)")
+            default: return .internalError(cause: "\(type(of: error)) with status \(error.status.code)")
             }
         default:
             return .internalError(cause: String(reflecting: error))

@@ -33,6 +33,9 @@ enum JSONBody {
         var request = request
         do {
             return try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            // A body without Content-Length (chunked) that outgrew the cap: refused at the cap.
+            throw GatehouseError(.payloadTooLarge, "The request body is larger than \(limit) bytes.")
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw GatehouseError(.payloadTooLarge, "The request body is larger than \(limit) bytes.")
         }

@@ -6,7 +6,8 @@ import Logging
 /// What `serve` does once before answering requests: the master key, the schema, the client id and
 /// the signing keys. The same steps back `gatehouse migrate` and `gatehouse keys`.
 enum Bootstrap {
-    /// The master key: `GATEHOUSE_MASTER_KEY`, or `<data dir>/master.key`, created on first start (0600).
+    /// The master key: `GATEHOUSE_MASTER_KEY`, or `<data dir>/master.key`, created once on first start
+    /// (0600) and after that only read (``MasterKeyFile``).
     static func masterKey(_ configuration: GatehouseConfiguration, logger: Logger) throws -> [UInt8] {
         if let configured = configuration.masterKey {
             guard let bytes = Data(base64Encoded: configured), bytes.count == 32 else {
@@ -17,18 +18,7 @@ enum Bootstrap {
         let directory = URL(fileURLWithPath: configuration.dataDirectory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("master.key")
-        if let text = try? String(contentsOf: file, encoding: .utf8) {
-            guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
-                throw ConfigurationError("\(file.path) does not hold a 32-byte base64 key.")
-            }
-            return Array(bytes)
-        }
-        let key = SystemRandomSource().bytes(32)
-        guard FileManager.default.createFile(atPath: file.path, contents: Data((Data(key).base64EncodedString() + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ConfigurationError("Could not create \(file.path); check that the data directory is writable.")
-        }
-        logger.info("created master key", metadata: ["path": .string(file.path)])
-        return key
+        return try MasterKeyFile.loadOrCreate(at: file.path, newKey: { SystemRandomSource().bytes(MasterKeyFile.length) }, logger: logger)
     }
 
     struct Prepared: Sendable {
