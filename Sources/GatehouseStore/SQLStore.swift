@@ -82,7 +82,8 @@ public final class SQLStore: GatehouseStore {
             // A cut-off older than the longest access-token lifetime (a day) decides nothing any more;
             // deletion tombstones stay.
             try await count("DELETE FROM gh_subject_revocations WHERE deleted_at IS NULL AND revoked_before < \(bind: dayAgo) RETURNING sub")
-            try await count("DELETE FROM gh_authorization_states WHERE expires_at < \(bind: dayAgo) RETURNING state_hash")
+            // Used web-flow states: once expired, the sealed state is refused on its own.
+            try await count("DELETE FROM gh_authorization_states WHERE expires_at < \(bind: t) RETURNING state_hash")
             try await count("DELETE FROM gh_handoff_codes WHERE expires_at < \(bind: t) RETURNING code_hash")
             try await count("DELETE FROM gh_apple_revocations WHERE completed_at IS NOT NULL AND completed_at < \(bind: t - 30 * 86_400) RETURNING id")
             try await count("""

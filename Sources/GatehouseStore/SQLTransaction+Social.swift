@@ -68,22 +68,15 @@ extension SQLTransaction {
 
     // MARK: Web flow
 
-    func insertAuthorizationState(_ state: AuthorizationStateRecord) async throws {
-        try await insert("""
-            INSERT INTO gh_authorization_states (state_hash, code_challenge, nonce, created_at, expires_at)
-            VALUES (\(bind: state.stateHash), \(bind: state.codeChallenge), \(bind: state.nonce), \(bind: state.createdAt.epochSeconds), \(bind: state.expiresAt.epochSeconds))
-            """, constraint: "authorization state")
-    }
-
-    func consumeAuthorizationState(hash: String, at: Date) async throws -> AuthorizationStateRecord? {
+    /// `ON CONFLICT DO NOTHING RETURNING`: the row comes back only to the one insert that made it, on
+    /// SQLite and PostgreSQL alike (a concurrent PostgreSQL insert of the same key waits for the first
+    /// to commit, then does nothing). The `nonce` column is left empty: the nonce lives in the sealed state.
+    func recordAuthorizationStateUse(hash: String, codeChallenge: String, expiresAt: Date, at: Date) async throws -> Bool {
         try await first("""
-            UPDATE gh_authorization_states SET used_at = \(bind: at.epochSeconds) WHERE state_hash = \(bind: hash) AND used_at IS NULL
-            RETURNING state_hash, code_challenge, nonce, created_at, expires_at
-            """).map { row in
-            AuthorizationStateRecord(
-                stateHash: try row.string("state_hash"), codeChallenge: try row.string("code_challenge"), nonce: try row.string("nonce"),
-                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
-        }
+            INSERT INTO gh_authorization_states (state_hash, code_challenge, nonce, created_at, expires_at, used_at)
+            VALUES (\(bind: hash), \(bind: codeChallenge), '', \(bind: at.epochSeconds), \(bind: expiresAt.epochSeconds), \(bind: at.epochSeconds))
+            ON CONFLICT (state_hash) DO NOTHING RETURNING state_hash
+            """) != nil
     }
 
     func insertHandoff(_ handoff: HandoffRecord) async throws {

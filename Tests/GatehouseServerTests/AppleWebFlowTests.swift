@@ -14,21 +14,26 @@ struct AppleWebFlowTests {
         var challenge: String { Digests.sha256Base64URL(verifier) }
     }
 
-    /// GET /auth/apple/authorize and what it sent to Apple.
-    static func authorize(_ client: any TestClientProtocol, _ pkce: PKCE, nonce: String? = "app-nonce") async throws -> (reply: Reply, query: [String: String]) {
+    /// GET /auth/apple/authorize, what it sent to Apple, and the cookie it set (as a `Cookie` header
+    /// value, `name=value`, the way the browser sends it back).
+    static func authorize(_ client: any TestClientProtocol, _ pkce: PKCE, nonce: String? = "app-nonce") async throws -> (reply: Reply, query: [String: String], cookie: String?) {
         var path = "/auth/apple/authorize?code_challenge=\(pkce.challenge)&code_challenge_method=S256"
         if let nonce { path += "&nonce=\(nonce)" }
         let reply = try await client.send(.get, path)
         let location = URLComponents(string: reply.headers[.location] ?? "")
         let query = Dictionary((location?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
-        return (reply, query)
+        let cookie = reply.headers[values: .setCookie].first.flatMap { $0.split(separator: ";").first.map(String.init) }
+        return (reply, query, cookie)
     }
 
-    static func callback(_ client: any TestClientProtocol, _ fields: [String: String]) async throws -> Reply {
+    /// Apple's form post to the callback, from a browser holding `cookie`.
+    static func callback(_ client: any TestClientProtocol, _ fields: [String: String], cookie: String? = nil) async throws -> Reply {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&")
-        return try await client.send(.post, "/auth/apple/callback", raw: body, contentType: "application/x-www-form-urlencoded")
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        return try await client.send(.post, "/auth/apple/callback", raw: body, contentType: "application/x-www-form-urlencoded", headers: headers)
     }
 
     /// The app URL the callback page sends the browser to.
@@ -45,7 +50,7 @@ struct AppleWebFlowTests {
             let (app, _) = try await TestApp.social(issuer: issuer)
             try await app.live { client in
                 let pkce = PKCE()
-                let (redirect, query) = try await Self.authorize(client, pkce, nonce: "app-nonce")
+                let (redirect, query, cookie) = try await Self.authorize(client, pkce, nonce: "app-nonce")
                 #expect(redirect.status == .found)
                 #expect(redirect.headers[.location]?.hasPrefix(issuer.appleAPIURL + "/auth/authorize?") == true)
                 #expect(query["response_mode"] == "form_post" && query["response_type"] == "code id_token" && query["client_id"] == Clients.appleServices)
@@ -56,7 +61,9 @@ struct AppleWebFlowTests {
 
                 // Apple posts back (the token carries the hashed nonce Apple was given).
                 let idToken = issuer.token(.apple, claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-web", email: "web@icloud.com"), changing: ["nonce": .string(query["nonce"]!)])
-                let page = try await Self.callback(client, ["state": state, "code": "web-code", "id_token": idToken, "user": #"{"name":{"firstName":"Wendy","lastName":"Web"},"email":"web@icloud.com"}"#])
+                let page = try await Self.callback(
+                    client, ["state": state, "code": "web-code", "id_token": idToken, "user": #"{"name":{"firstName":"Wendy","lastName":"Web"},"email":"web@icloud.com"}"#],
+                    cookie: cookie)
                 #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
                 let csp = try #require(page.headers[.contentSecurityPolicy])
                 #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'sha256-") && !csp.contains("unsafe-inline"))
@@ -78,7 +85,7 @@ struct AppleWebFlowTests {
                 let again = try await client.send(.post, "/auth/handoff", json: ["code": .string(code), "code_verifier": .string(pkce.verifier)])
                 #expect(again.status == .unauthorized && again.errorCode == "invalid_grant", "single use")
                 // The state was single use too.
-                let replay = try await Self.callback(client, ["state": state, "code": "web-code", "id_token": idToken])
+                let replay = try await Self.callback(client, ["state": state, "code": "web-code", "id_token": idToken], cookie: cookie)
                 #expect(Self.value(Self.target(replay), "error") == "invalid_state")
             }
         }
@@ -91,9 +98,9 @@ struct AppleWebFlowTests {
             try await app.live { client in
                 func handoff() async throws -> (String, PKCE) {
                     let pkce = PKCE()
-                    let (_, query) = try await Self.authorize(client, pkce)
+                    let (_, query, cookie) = try await Self.authorize(client, pkce)
                     let idToken = issuer.token(.apple, claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-w2", email: nil), changing: ["nonce": .string(query["nonce"]!)])
-                    let page = try await Self.callback(client, ["state": query["state"]!, "id_token": idToken])
+                    let page = try await Self.callback(client, ["state": query["state"]!, "id_token": idToken], cookie: cookie)
                     return (try #require(Self.value(Self.target(page), "code")), pkce)
                 }
                 let (code, pkce) = try await handoff()
@@ -120,18 +127,19 @@ struct AppleWebFlowTests {
                     #expect(Self.value(Self.target(page), "error") == "invalid_state", "\(fields.keys.sorted())")
                     #expect(Self.value(Self.target(page), "code") == nil)
                 }
-                let (_, query) = try await Self.authorize(client, PKCE())
+                let (_, query, cookie) = try await Self.authorize(client, PKCE())
                 clock.advance(by: 601)
-                let expired = try await Self.callback(client, ["state": query["state"]!, "id_token": idToken])
+                let expired = try await Self.callback(client, ["state": query["state"]!, "id_token": idToken], cookie: cookie)
                 #expect(Self.value(Self.target(expired), "error") == "invalid_state")
                 // A token whose nonce is not the one bound to the state.
-                let (_, fresh) = try await Self.authorize(client, PKCE())
+                let (_, fresh, freshCookie) = try await Self.authorize(client, PKCE())
                 let wrongNonce = issuer.token(.apple, audience: Clients.appleServices, subject: "a-s", email: nil, nonce: "someone else's")
-                let page = try await Self.callback(client, ["state": fresh["state"]!, "id_token": wrongNonce])
+                let page = try await Self.callback(client, ["state": fresh["state"]!, "id_token": wrongNonce], cookie: freshCookie)
                 #expect(Self.value(Self.target(page), "error") == "invalid_token")
                 // Apple's own errors (the user cancelled) come back as they are; garbage is generic.
-                let (_, cancelled) = try await Self.authorize(client, PKCE())
-                #expect(Self.value(Self.target(try await Self.callback(client, ["state": cancelled["state"]!, "error": "user_cancelled_authorize"])), "error") == "user_cancelled_authorize")
+                let (_, cancelled, cancelledCookie) = try await Self.authorize(client, PKCE())
+                let cancel = try await Self.callback(client, ["state": cancelled["state"]!, "error": "user_cancelled_authorize"], cookie: cancelledCookie)
+                #expect(Self.value(Self.target(cancel), "error") == "user_cancelled_authorize")
                 #expect(Self.value(Self.target(try await Self.callback(client, ["error": "<b>x</b>"])), "error") == "apple_error")
             }
         }

@@ -311,6 +311,26 @@ struct StoreContractTests {
     }
 
     @Test(arguments: TestDatabase.available)
+    func aWebStateIsUsedOnceAndForgottenAtExpiry(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let expires = Self.t0.addingTimeInterval(600)
+            let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        try await store.write { try await $0.recordAuthorizationStateUse(hash: "s1", codeChallenge: "c", expiresAt: expires, at: Self.t0) }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(firsts.filter { $0 }.count == 1, "exactly one of concurrent uses is the first")
+            try await store.write { _ = try await $0.recordAuthorizationStateUse(hash: "s2", codeChallenge: "c", expiresAt: expires.addingTimeInterval(60), at: Self.t0) }
+            #expect(try await store.purgeExpired(now: expires) == 0)
+            #expect(try await store.purgeExpired(now: expires.addingTimeInterval(1)) == 1, "gone at expiry, not a day later")
+            #expect(try await store.write { try await $0.recordAuthorizationStateUse(hash: "s2", codeChallenge: "c", expiresAt: expires, at: Self.t0) } == false)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func migrationsAreIdempotent(_ database: TestDatabase) async throws {
         try await database.withStore { store in
             #expect(try await store.migrate(logger: .init(label: "t")).isEmpty)

@@ -42,25 +42,6 @@ public struct AppleRevocationRecord: Sendable, Equatable {
     }
 }
 
-/// The server-issued `state` of one Apple web sign-in: single use, short-lived, bound to the app's
-/// PKCE challenge and the nonce.
-public struct AuthorizationStateRecord: Sendable, Equatable {
-    public var stateHash: String
-    public var codeChallenge: String
-    /// The raw nonce; Apple gets its SHA-256.
-    public var nonce: String
-    public var createdAt: Date
-    public var expiresAt: Date
-
-    public init(stateHash: String, codeChallenge: String, nonce: String, createdAt: Date, expiresAt: Date) {
-        self.stateHash = stateHash
-        self.codeChallenge = codeChallenge
-        self.nonce = nonce
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
-}
-
 /// A hand-off code: what the app receives through its URL scheme and redeems, with the PKCE verifier,
 /// for the tokens (sealed here for at most a minute).
 public struct HandoffRecord: Sendable, Equatable {

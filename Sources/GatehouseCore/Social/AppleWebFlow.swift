@@ -6,6 +6,11 @@ import Logging
 /// with a PKCE challenge, Apple posts its answer (`form_post`) to our callback, and the browser is
 /// sent back to the app's URL scheme with a single-use, one-minute hand-off code that only the holder
 /// of the PKCE verifier can redeem.
+///
+/// The `state` is sealed (``AppleWebState``), so starting a flow stores nothing, and it is bound to
+/// the browser that started the flow by a cookie holding a secret whose hash is sealed in the state:
+/// a state sent to someone else's browser (with the sender's PKCE challenge in it) is refused there.
+/// Each state is accepted once; its use is recorded until it expires.
 public struct AppleWebFlow: Sendable {
     public enum CallbackMode: String, Sendable {
         /// `<scheme>://apple-callback?code=<hand-off code>` (default).
@@ -62,8 +67,21 @@ public struct AppleWebFlow: Sendable {
 
     // MARK: authorize
 
-    /// Stores a single-use `state` and returns Apple's authorize URL to redirect to.
-    public func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> String {
+    /// What `/auth/apple/authorize` answers with: where to send the browser, and the browser-binding
+    /// secret to set as a cookie for ``lifetime`` seconds.
+    public struct Authorization: Sendable {
+        /// Apple's authorize URL, carrying the sealed `state`.
+        public var url: String
+        /// The cookie value the callback must see again; the state holds only its SHA-256.
+        public var browserBinding: String
+        /// How long the state (and so the cookie) is good for, in whole seconds.
+        public var lifetime: Int
+    }
+
+    /// Seals a single-use `state` bound to the PKCE challenge, the nonce and a fresh browser-binding
+    /// secret, and returns Apple's authorize URL with it. Writes nothing: single use is recorded when
+    /// the state comes back.
+    public func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> Authorization {
         let settings = try enabled()
         guard Self.isPKCEChallenge(codeChallenge) else {
             throw GatehouseError.invalidRequest("'code_challenge' must be the 43-character base64url SHA-256 of the code verifier (PKCE S256).")
@@ -72,12 +90,12 @@ public struct AppleWebFlow: Sendable {
             throw GatehouseError.invalidRequest("'nonce' must be 1 to 256 printable ASCII characters.")
         }
         let rawNonce = nonce ?? random.token(bytes: 24)
-        let state = random.token(bytes: 32)
-        let now = clock.now()
-        let record = AuthorizationStateRecord(
-            stateHash: Digests.sha256Base64URL(state), codeChallenge: codeChallenge, nonce: rawNonce, createdAt: now,
-            expiresAt: now.addingTimeInterval(settings.stateLifetime))
-        try await store.write { tx in try await tx.insertAuthorizationState(record) }
+        let binding = random.token(bytes: 32)
+        let lifetime = Int(settings.stateLifetime)
+        let sealed = AppleWebState(
+            codeChallenge: codeChallenge, nonce: rawNonce, expiresAt: clock.now().addingTimeInterval(TimeInterval(lifetime)),
+            bindingHash: AppleWebState.bindingHash(of: binding))
+        let state = try sealed.seal(with: box)
         var components = URLComponents(string: settings.appleAPIBase + "/auth/authorize")!
         components.queryItems = [
             URLQueryItem(name: "client_id", value: settings.servicesID),
@@ -89,22 +107,29 @@ public struct AppleWebFlow: Sendable {
             URLQueryItem(name: "nonce", value: Digests.sha256Hex(rawNonce)),
         ]
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string!
+        return Authorization(url: components.string!, browserBinding: binding, lifetime: lifetime)
     }
 
     // MARK: callback
 
     /// Handles Apple's form post and returns where to send the browser: always the configured app
     /// scheme, with a hand-off code or an error code. Never throws: every failure becomes `?error=`.
-    public func callback(form: [String: String], client: ClientInfo, logger: Logger) async -> String {
+    ///
+    /// `browserBinding` is the value of the cookie `/auth/apple/authorize` set in the browser that
+    /// started the flow; a `state` is accepted only together with it, and only once.
+    public func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger) async -> String {
         guard let settings = try? enabled() else { return target(["error": "provider_disabled"]) }
         let now = clock.now()
-        var state: AuthorizationStateRecord?
-        if let raw = form["state"], !raw.isEmpty, raw.utf8.count <= 128 {
-            state = try? await store.write { tx in try await tx.consumeAuthorizationState(hash: Digests.sha256Base64URL(raw), at: now) }
-            if let found = state, found.expiresAt <= now { state = nil }
-            if state == nil {
-                logger.info("Apple callback with an unknown, used or expired state")
+        var state: AppleWebState?
+        if let raw = form["state"], !raw.isEmpty {
+            switch await accept(state: raw, browserBinding: browserBinding, at: now) {
+            case .success(let accepted):
+                state = accepted
+            case .failure(.storeFailed(let error)):
+                logger.error("Apple callback could not record the state's use", metadata: ["error": .string("\(error)")])
+                return target(["error": "internal_error"])
+            case .failure(let reason):
+                logger.info("Apple callback refused: invalid state", metadata: ["reason": .string(reason.description)])
                 return target(["error": "invalid_state"])
             }
         }
@@ -142,6 +167,41 @@ public struct AppleWebFlow: Sendable {
                 logger.error("Apple callback failed", metadata: ["error": .string("\(error)")])
                 return target(["error": "internal_error"])
             }
+        }
+    }
+
+    /// Why a returned `state` was refused; logged, never shown (the browser only sees `invalid_state`).
+    enum StateRefusal: Error, CustomStringConvertible {
+        case unreadable, expired, noBrowserBinding, otherBrowser, alreadyUsed
+        case storeFailed(any Error)
+
+        var description: String {
+            switch self {
+            case .unreadable: "unreadable or tampered with"
+            case .expired: "expired"
+            case .noBrowserBinding: "no browser-binding cookie (the flow did not start in this browser)"
+            case .otherBrowser: "the browser-binding cookie belongs to another flow or browser"
+            case .alreadyUsed: "already used"
+            case .storeFailed: "its use could not be recorded"
+            }
+        }
+    }
+
+    /// Opens the sealed state, checks its expiry and the browser binding (constant time), then records
+    /// its use; only the first use of a state gets it back.
+    func accept(state raw: String, browserBinding: String?, at now: Date) async -> Result<AppleWebState, StateRefusal> {
+        guard let state = AppleWebState.open(raw, with: box) else { return .failure(.unreadable) }
+        guard state.expiresAt > now else { return .failure(.expired) }
+        guard let browserBinding, !browserBinding.isEmpty, browserBinding.utf8.count <= 256 else { return .failure(.noBrowserBinding) }
+        guard ConstantTime.equals(AppleWebState.bindingHash(of: browserBinding), state.bindingHash) else { return .failure(.otherBrowser) }
+        let hash = Digests.sha256Base64URL(raw)
+        do {
+            let first = try await store.write { tx in
+                try await tx.recordAuthorizationStateUse(hash: hash, codeChallenge: state.codeChallenge, expiresAt: state.expiresAt, at: now)
+            }
+            return first ? .success(state) : .failure(.alreadyUsed)
+        } catch {
+            return .failure(.storeFailed(error))
         }
     }
 

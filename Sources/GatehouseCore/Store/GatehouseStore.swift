@@ -128,9 +128,10 @@ public protocol SocialRepository: Sendable {
     func revocation(id: String) async throws -> AppleRevocationRecord?
     func updateRevocation(_ revocation: AppleRevocationRecord) async throws
 
-    func insertAuthorizationState(_ state: AuthorizationStateRecord) async throws
-    /// Marks the state used and returns it, unless it is unknown or was used already (single use).
-    func consumeAuthorizationState(hash: String, at: Date) async throws -> AuthorizationStateRecord?
+    /// Records that the sealed web-flow `state` with this hash came back, and says whether this was its
+    /// first use. Atomic across instances: of any number of concurrent calls with one hash, exactly one
+    /// returns `true`. The row is kept until `expiresAt` (``GatehouseStore/purgeExpired(now:)``).
+    func recordAuthorizationStateUse(hash: String, codeChallenge: String, expiresAt: Date, at: Date) async throws -> Bool
 
     func insertHandoff(_ handoff: HandoffRecord) async throws
     /// Removes the hand-off code and returns it, unless it is unknown or was redeemed already.

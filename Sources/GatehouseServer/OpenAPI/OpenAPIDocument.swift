@@ -335,7 +335,7 @@ paths:
       tags: [social]
       operationId: appleAuthorize
       summary: Start Sign in with Apple in a browser (web, Android Custom Tab).
-      description: Stores a single-use `state` (10 minutes) bound to the PKCE challenge and the nonce, and redirects to Apple with `response_mode=form_post`.
+      description: Seals a single-use `state` (10 minutes; nothing is stored) bound to the PKCE challenge, the nonce and this browser, sets the `__Host-gatehouse-apple` cookie (Secure, HttpOnly, SameSite=None) that the callback requires, and redirects to Apple with `response_mode=form_post`. The flow must finish in the browser that opened this URL.
       parameters:
         - {name: code_challenge, in: query, required: true, schema: {type: string, minLength: 43, maxLength: 43}, description: 'base64url(SHA-256(code_verifier)), PKCE S256.'}
         - {name: code_challenge_method, in: query, required: false, schema: {type: string, const: S256}}
@@ -345,6 +345,7 @@ paths:
           description: To Apple's authorize page.
           headers:
             Location: {schema: {type: string}}
+            Set-Cookie: {schema: {type: string}, description: '`__Host-gatehouse-apple=…; Max-Age=600; Path=/; Secure; HttpOnly; SameSite=None`'}
         '400': {$ref: '#/components/responses/InvalidRequest'}
         '403': {$ref: '#/components/responses/ProviderDisabled'}
   /auth/apple/callback:
@@ -353,7 +354,8 @@ paths:
       operationId: appleCallback
       summary: Where Apple posts its answer (form_post); answers a page that opens the app.
       description: |
-        Verifies the `state` and Apple's `id_token`, signs the user in, and answers a small HTML page (strict
+        Verifies the `state` (unexpired, unused, and presented with the `__Host-gatehouse-apple` cookie of the
+        browser that started the flow; the cookie is cleared) and Apple's `id_token`, signs the user in, and answers a small HTML page (strict
         Content-Security-Policy) that sends the browser to `<app scheme>://apple-callback?code=<hand-off code>`,
         or `?error=<code>` (`invalid_state`, `invalid_token`, `invalid_request`, `provider_disabled`,
         `upstream_unavailable`, Apple's own error such as `user_cancelled_authorize`, or `apple_error`).

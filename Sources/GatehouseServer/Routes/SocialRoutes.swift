@@ -29,19 +29,25 @@ enum SocialRoutes {
             if let method = query["code_challenge_method"], method != "S256" {
                 throw GatehouseError.invalidRequest("Only the S256 code challenge method is supported.")
             }
-            let url = try await d.appleWeb.authorize(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
-            return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
+            let start = try await d.appleWeb.authorize(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
+            return Response(status: .found, headers: [
+                .location: start.url, .cacheControl: "no-store", .setCookie: AppleBindingCookie.set(start.browserBinding, maxAge: start.lifetime),
+            ])
         }
         routes.on(.post, "/auth/apple/callback") { request, context in
-            let form: [String: String]
+            // The binding cookie is spent whatever happens: a flow is finished once Apple answers.
+            var page: Response
             do {
-                form = try await FormBody.read(request, limit: d.maxBodySize)
+                let form = try await FormBody.read(request, limit: d.maxBodySize)
+                let target = await d.appleWeb.callback(
+                    form: form, browserBinding: AppleBindingCookie.value(in: request), client: context.client, logger: context.logger)
+                page = AppleCallbackPage.response(redirectingTo: target)
             } catch let error as GatehouseError {
                 context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.code.rawValue)])
-                return AppleCallbackPage.response(redirectingTo: d.appleWeb.target(["error": "invalid_request"]))
+                page = AppleCallbackPage.response(redirectingTo: d.appleWeb.target(["error": "invalid_request"]))
             }
-            let target = await d.appleWeb.callback(form: form, client: context.client, logger: context.logger)
-            return AppleCallbackPage.response(redirectingTo: target)
+            page.headers[.setCookie] = AppleBindingCookie.clear
+            return page
         }
         routes.on(.post, "/auth/handoff") { request, context in
             let body = try await d.json(request, context)

@@ -120,7 +120,8 @@ public actor GatehouseClient {
     }
 
     /// The URL that starts Sign in with Apple in a browser (web and Android-style flows); open it in
-    /// an `ASWebAuthenticationSession` with callback scheme = the server's app scheme.
+    /// an `ASWebAuthenticationSession` with callback scheme = the server's app scheme. The flow must
+    /// finish in the browser session that opened this URL (the server binds it with a cookie).
     public nonisolated func appleAuthorizeURL(pkce: PKCE, nonce: Nonce? = nil) -> URL {
         var components = URLComponents(url: configuration.baseURL.appendingPathComponent("auth/apple/authorize"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: "S256")]
