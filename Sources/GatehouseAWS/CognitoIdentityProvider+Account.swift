@@ -68,6 +68,7 @@ extension CognitoIdentityProvider {
         do {
             queued = try await store.write { tx in
                 try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
+                try await tx.deleteCognitoPassword(sub: sub)
                 return try await deletion.removeLocalRecords(of: sub, in: tx)
             }
         } catch {

@@ -5,9 +5,13 @@ import Logging
 /// Sign in with Apple and Google on Cognito, as the seeds do it but without their bugs: the provider
 /// token is verified by us (``SocialSignInService``); the user is found by our own (provider, sub) →
 /// Cognito link, so later Apple sign-ins without an email find the same user; a new identity joins an
-/// existing Cognito user only when both emails are verified and the user is one Gatehouse manages
-/// (a password account's password is never overwritten); an unconfirmed sign-up holding the address
-/// is deleted; and the set-a-random-password-then-sign-in step is serialised per user.
+/// existing Cognito user only when the provider is authoritative for the address
+/// (``VerifiedIdentity/emailAuthoritative``), the user's email is verified and the user is one
+/// Gatehouse manages (a password account's password is never overwritten); only an `UNCONFIRMED`
+/// sign-up holding the address is deleted, and only for an authoritative address (every other status
+/// — CONFIRMED, FORCE_CHANGE_PASSWORD, RESET_REQUIRED, ARCHIVED, COMPROMISED, EXTERNAL_PROVIDER,
+/// UNKNOWN or anything new — is a real account: linked by the rule above, else a 409); and each user
+/// signs in with one random password Gatehouse set once and keeps sealed, never reset afterwards.
 extension CognitoIdentityProvider {
     enum Resolved: Sendable {
         case existing(sub: String)
@@ -61,7 +65,10 @@ extension CognitoIdentityProvider {
             } catch let error as CognitoError where error.code == "UserNotFoundException" {
                 // The Cognito user was deleted behind our back: forget the link and start afresh.
                 logger.warning("a linked Cognito user no longer exists; linking anew", metadata: ["user.sub": .string(link.userID)])
-                try await store.write { try await $0.deleteIdentities(userID: link.userID) }
+                try await store.write { tx in
+                    try await tx.deleteIdentities(userID: link.userID)
+                    try await tx.deleteCognitoPassword(sub: link.userID)
+                }
             } catch let error as CognitoError {
                 throw error.gatehouseError()
             }
@@ -83,11 +90,20 @@ extension CognitoIdentityProvider {
             throw error.gatehouseError()
         }
         if let existing, let sub = existing.sub {
-            if existing.isConfirmed || existing.status == "FORCE_CHANGE_PASSWORD" || existing.status == "RESET_REQUIRED" {
+            // Only an unconfirmed sign-up may be removed, and only for an owner the provider vouches
+            // for; every other status is an account someone has (or had) and must keep.
+            guard existing.status == CognitoUser.unconfirmed, identity.emailAuthoritative else {
                 let managed = try await store.read { try await !$0.identities(userID: sub).isEmpty }
-                guard managed, existing.emailVerified else {
-                    // Signing in would mean overwriting the password its owner chose.
-                    logger.info("a verified identity matches a password account; not linked", metadata: ["user.sub": .string(sub)])
+                guard identity.emailAuthoritative, managed, existing.emailVerified, existing.status != CognitoUser.unconfirmed else {
+                    // Signing in would mean overwriting the password its owner chose, or trusting an
+                    // address the provider does not control.
+                    let reason =
+                        if !identity.emailAuthoritative { "provider not authoritative for the address" }
+                        else if !managed { "password account" }
+                        else { "account address not verified" }
+                    logger.info("a verified identity matches a Cognito user it may not join; not linked", metadata: [
+                        "user.sub": .string(sub), "cognito.status": .string(existing.status ?? "none"), "reason": .string(reason),
+                    ])
                     throw GatehouseError(.conflict, "An account with this email address already exists. Sign in with your email and password.")
                 }
                 try await store.write { try await $0.insertIdentity(IdentityRecord(linking: identity, to: sub, at: now)) }
@@ -106,12 +122,17 @@ extension CognitoIdentityProvider {
                 try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
                 try await tx.deleteSessions(userID: sub)
                 try await tx.deleteProfile(sub: sub)
+                try await tx.deleteCognitoPassword(sub: sub)
             }
             liveness.invalidate(sub: sub)
             logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(sub)])
         }
 
-        var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)], ["Name": "email_verified", "Value": "true"]]
+        // In this pool the address is the username, so the new user holds it either way; without an
+        // authoritative provider it stays unverified, and nothing links to it by address later.
+        var attributes: [JSONValue] = [
+            ["Name": "email", "Value": .string(email.value)], ["Name": "email_verified", "Value": identity.emailAuthoritative ? "true" : "false"],
+        ]
         if let name { attributes.append(["Name": "name", "Value": .string(name)]) }
         let created: CognitoUser
         do {
@@ -130,22 +151,42 @@ extension CognitoIdentityProvider {
         return .created(sub: sub)
     }
 
-    /// Sets a fresh random password and signs in with it (ADMIN_USER_PASSWORD_AUTH), one caller per
-    /// user at a time across instances, so two sign-ins never race on the password.
+    /// Signs the user in (ADMIN_USER_PASSWORD_AUTH) with the random password Gatehouse keeps for them,
+    /// sealed in the store. Only a user without one (created by this sign-in, or before passwords were
+    /// kept) gets one set — AdminSetUserPassword, then stored — one caller per user at a time across
+    /// instances. A stored password Cognito refuses means the user chose their own (forgot-password)
+    /// or an administrator reset it: that password is kept, and the sign-in is a 409, because Cognito
+    /// has no password-less admin sign-in (short of Lambda triggers) to sign them in by the identity.
     func adminSignIn(username: String, logger: Logger) async throws -> [String: JSONValue] {
         try await userLocks.withLock(username) {
             try await withLease("cognito-admin-auth:" + username) {
-                let password = Self.randomPassword(random)
+                let context = CognitoPasswordRecord.sealingContext(sub: username)
                 do {
+                    if let stored = try await store.read({ try await $0.cognitoPassword(sub: username) }) {
+                        let password: String
+                        do {
+                            password = String(decoding: try box.open(stored.sealedPassword, context: context), as: UTF8.self)
+                        } catch {
+                            throw GatehouseError.internalError(cause: "the stored Cognito password cannot be opened (another master key?)")
+                        }
+                        do {
+                            return try await initiateAdminAuth(username: username, password: password, logger: logger)
+                        } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "PasswordResetRequiredException" {
+                            logger.warning(
+                                "the stored password was refused: the user set their own (forgot-password) or an administrator reset it; not overwriting it",
+                                metadata: ["user.sub": .string(username), "cognito.error": .string(error.code)])
+                            throw GatehouseError(.conflict, "This account has a password: sign in with your email and password.")
+                        }
+                    }
+                    let password = Self.randomPassword(random)
                     _ = try await call(
                         "AdminSetUserPassword",
                         ["UserPoolId": .string(settings.userPoolID), "Username": .string(username), "Password": .string(password), "Permanent": true],
                         logger: logger)
-                    return try await call(
-                        "AdminInitiateAuth",
-                        ["UserPoolId": .string(settings.userPoolID), "ClientId": .string(settings.clientID), "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
-                         "AuthParameters": ["USERNAME": .string(username), "PASSWORD": .string(password)]],
-                        logger: logger)
+                    // Stored only once Cognito has it: a password stored but never set would lock the user out.
+                    let record = CognitoPasswordRecord(sub: username, sealedPassword: try box.seal(Array(password.utf8), context: context), createdAt: clock.now())
+                    try await store.write { try await $0.upsertCognitoPassword(record) }
+                    return try await initiateAdminAuth(username: username, password: password, logger: logger)
                 } catch let error as CognitoError where error.code == "InvalidPasswordException" {
                     throw GatehouseError.internalError(cause: "the pool's password policy refused a generated password (longer than 36 characters?)")
                 } catch let error as CognitoError {
@@ -153,6 +194,14 @@ extension CognitoIdentityProvider {
                 }
             }
         }
+    }
+
+    private func initiateAdminAuth(username: String, password: String, logger: Logger) async throws -> [String: JSONValue] {
+        try await call(
+            "AdminInitiateAuth",
+            ["UserPoolId": .string(settings.userPoolID), "ClientId": .string(settings.clientID), "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
+             "AuthParameters": ["USERNAME": .string(username), "PASSWORD": .string(password)]],
+            logger: logger)
     }
 
     /// Holds a store lease while `body` runs; waits (up to ~20 s) while another instance holds it.

@@ -23,8 +23,8 @@ public struct CognitoIdentityProvider: IdentityProvider {
     /// The pool's signing keys (refreshed in the background like Apple's and Google's).
     public let keys: RemoteKeySet
     let verifier: AccessTokenVerifier
-    /// Serialises the set-password-then-sign-in step of social sign-in per user in this process; a
-    /// store lease does it across instances.
+    /// Serialises social sign-in's admin sign-in per user in this process (so a user's password is
+    /// set and stored once); a store lease does it across instances.
     let userLocks = KeyedAsyncLock()
     let instanceID: String
 

@@ -23,5 +23,7 @@ struct CognitoUser: Sendable {
     /// Cognito keeps attributes as strings: `"true"`.
     var emailVerified: Bool { attributes["email_verified"]?.lowercased() == "true" }
     var name: String? { attributes["name"] }
-    var isConfirmed: Bool { status == "CONFIRMED" }
+    /// A sign-up whose address was never confirmed: the only status social sign-in may delete to
+    /// hand the address to its verified owner.
+    static let unconfirmed = "UNCONFIRMED"
 }

@@ -31,4 +31,22 @@ extension SQLTransaction {
     func releaseLease(name: String, holder: String) async throws {
         try await db.raw("DELETE FROM gh_leases WHERE name = \(bind: name) AND holder = \(bind: holder)").run()
     }
+
+    func cognitoPassword(sub: String) async throws -> CognitoPasswordRecord? {
+        try await first("SELECT sub, sealed_password, created_at FROM gh_cognito_passwords WHERE sub = \(bind: sub)").map { row in
+            CognitoPasswordRecord(sub: try row.string("sub"), sealedPassword: try row.string("sealed_password"), createdAt: try row.date("created_at"))
+        }
+    }
+
+    func upsertCognitoPassword(_ record: CognitoPasswordRecord) async throws {
+        try await db.raw("""
+            INSERT INTO gh_cognito_passwords (sub, sealed_password, created_at)
+            VALUES (\(bind: record.sub), \(bind: record.sealedPassword), \(bind: record.createdAt.epochSeconds))
+            ON CONFLICT (sub) DO UPDATE SET sealed_password = excluded.sealed_password, created_at = excluded.created_at
+            """).run()
+    }
+
+    func deleteCognitoPassword(sub: String) async throws {
+        try await db.raw("DELETE FROM gh_cognito_passwords WHERE sub = \(bind: sub)").run()
+    }
 }

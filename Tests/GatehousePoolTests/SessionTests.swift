@@ -90,7 +90,7 @@ struct SessionTests {
         try await PoolHarness.run(database: database) { h in
             let signIn = ProviderSignIn(
                 identity: VerifiedIdentity(
-                    provider: .google, subject: "google-sub-1", email: "racer@example.com", emailVerified: true, isPrivateEmail: false,
+                    provider: .google, subject: "google-sub-1", email: "racer@example.com", emailVerified: true, emailAuthoritative: true, isPrivateEmail: false,
                     name: "Racer", audience: "client-1"),
                 nonce: nil, fullNameHint: nil)
             for _ in 0..<25 {

@@ -57,7 +57,7 @@ struct ChunkedBodyTests {
 
             // Nothing was half-done: no account, no mail.
             #expect(try await app.built.store.read { try await $0.user(emailKey: "big@example.com") } == nil)
-            #expect(app.mailer.all.isEmpty)
+            #expect(await app.mailer.all.isEmpty)
 
             // A chunked body under the cap is read as usual.
             let small = try #require(try Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: #"{"email":"small@example.com","password":"correct horse 9"}"#))

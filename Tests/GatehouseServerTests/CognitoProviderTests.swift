@@ -214,9 +214,9 @@ struct CognitoSocialTests {
                     "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: nil))])
                 #expect(later.status == .ok && later["is_new_user"] == .bool(false))
                 #expect(try await client.send(.get, "/me", bearer: later.string("access_token")).string("sub") == me.string("sub"))
-                // Google with the same verified email joins the account Gatehouse manages.
+                // Google (a Workspace account) with the same verified email joins the account Gatehouse manages.
                 let google = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(issuer.token(.google, audience: Clients.googleIOS, subject: "google-dana", email: email))])
+                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "google-dana", email: email))])
                 #expect(google.status == .ok && google["is_new_user"] == .bool(false))
                 #expect(try await client.send(.get, "/me", bearer: google.string("access_token")).string("sub") == me.string("sub"))
                 // Deleting revokes the Apple token and removes the user at Cognito.
@@ -245,7 +245,7 @@ struct CognitoSocialTests {
                 let victim = CognitoProviderTests.email("victim")
                 #expect(try await client.send(.post, "/auth/signup", json: ["email": .string(victim), "password": "attacker1"]).status == .created)
                 let owner = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(issuer.token(.google, audience: Clients.googleWeb, subject: "g-victim", email: victim))])
+                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-victim", email: victim))])
                 #expect(owner.status == .ok && owner["is_new_user"] == .bool(true))
                 #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(victim), "password": "attacker1"]).errorCode == "invalid_credentials")
                 let code = try await moto.latestCode("signup", for: victim)
@@ -257,7 +257,7 @@ struct CognitoSocialTests {
                 let holderCode = try await moto.latestCode("signup", for: holder)
                 #expect(try await client.send(.post, "/auth/confirm", json: ["email": .string(holder), "code": .string(holderCode)]).status == .ok)
                 let google = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(issuer.token(.google, audience: Clients.googleWeb, subject: "g-frank", email: holder))])
+                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-frank", email: holder))])
                 #expect(google.status == .conflict && google.errorCode == "conflict")
                 #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(holder), "password": "password1"]).status == .ok)
             }
@@ -270,9 +270,9 @@ struct CognitoSocialTests {
             let (app, _) = try await TestApp.social(issuer: issuer, realTime: true) { moto.configure(&$0) }
             let email = CognitoProviderTests.email("gina")
             try await app.live { client in
-                let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-gina", email: email)
+                let token = CognitoSocialAccountTests.google(issuer, subject: "g-gina", email: email)
                 #expect(try await client.send(.post, "/auth/google", json: ["id_token": .string(token)]).status == .ok)
-                // Each exchange sets a new random password and signs in with it: serialised, none fails.
+                // Each exchange signs in with the password the first one set and stored: serialised, none fails.
                 let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for _ in 0..<6 {
                         group.addTask { try await client.send(.post, "/auth/google", json: ["id_token": .string(token)]).status }

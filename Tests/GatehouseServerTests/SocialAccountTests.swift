@@ -16,7 +16,8 @@ struct SocialAccountTests {
             try await app.router { client in
                 let password = try await client.signedIn(app, email: "alice@example.com")
                 let sub = try CompactJWS(parsing: password.string("id_token")).claims["sub"]
-                let google = try await V.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-alice", email: "Alice@Example.com"))
+                // A Workspace account (`hd`): Google is authoritative for the address.
+                let google = try await V.google(client, SocialLinkingTests.google(issuer, subject: "g-alice", email: "Alice@Example.com", hd: "example.com"))
                 #expect(google.status == .ok && google["is_new_user"] == .bool(false))
                 #expect(try CompactJWS(parsing: google.string("id_token")).claims["sub"] == sub, "the same account")
                 let me = try await client.send(.get, "/me", bearer: google.string("access_token"))
@@ -53,8 +54,10 @@ struct SocialAccountTests {
                 let attacker = try await client.send(.post, "/auth/signup", json: ["email": "victim@example.com", "password": "attacker pass 1", "full_name": "Mallory"])
                 #expect(attacker.status == .created)
                 let attackerCode = try #require(await app.mailer.latestCode(to: "victim@example.com", kind: "confirm_signup"))
-                // The victim arrives with Google (verified address).
-                let victim = try await V.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-victim", email: "victim@example.com", name: "Victor"))
+                // The victim arrives with Google (a Workspace account: Google is authoritative for the address).
+                let victim = try await V.google(client, issuer.token(
+                    .google, claims: issuer.standardClaims(.google, audience: Clients.googleWeb, subject: "g-victim", email: "victim@example.com", name: "Victor"),
+                    changing: ["hd": "example.com"]))
                 #expect(victim.status == .ok && victim["is_new_user"] == .bool(true))
                 let me = try await client.send(.get, "/me", bearer: victim.string("access_token"))
                 #expect(me.string("full_name") == "Victor" && me.string("email") == "victim@example.com")

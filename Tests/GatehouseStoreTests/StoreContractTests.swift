@@ -381,4 +381,20 @@ struct StoreContractTests {
             #expect(winners == 1)
         }
     }
+
+    @Test(arguments: TestDatabase.available)
+    func cognitoPasswordsAreKeptReplacedAndDeleted(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let sub = UUID().uuidString.lowercased()
+            #expect(try await store.read { try await $0.cognitoPassword(sub: sub) } == nil)
+            let first = CognitoPasswordRecord(sub: sub, sealedPassword: "v1.first", createdAt: Self.t0)
+            try await store.write { try await $0.upsertCognitoPassword(first) }
+            #expect(try await store.read { try await $0.cognitoPassword(sub: sub) } == first)
+            let second = CognitoPasswordRecord(sub: sub, sealedPassword: "v1.second", createdAt: Self.t0.addingTimeInterval(60))
+            try await store.write { try await $0.upsertCognitoPassword(second) }
+            #expect(try await store.read { try await $0.cognitoPassword(sub: sub) } == second)
+            try await store.write { try await $0.deleteCognitoPassword(sub: sub) }
+            #expect(try await store.read { try await $0.cognitoPassword(sub: sub) } == nil)
+        }
+    }
 }

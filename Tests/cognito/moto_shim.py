@@ -12,7 +12,10 @@ What the layer adds (see ../shared/notes/moto-cognito.md for moto's gaps):
   - RevokeToken (one refresh token and its access tokens), DeleteUser, and
     GetTokensFromRefreshToken (refresh-token rotation);
   - /_shim/messages: the "mail" Cognito would have sent ({kind, email, code}), for tests to read;
-    /_shim/expire-codes: makes every outstanding code expired (ExpiredCodeException).
+    /_shim/expire-codes: makes every outstanding code expired (ExpiredCodeException);
+  - test-only hooks: /_shim/set-status (POST {"username", "status"}) puts a user in any status,
+    including those the API cannot reach (ARCHIVED, COMPROMISED, EXTERNAL_PROVIDER); /_shim/calls
+    lists every operation called with a Username ({operation, username}), in order.
 Everything else goes to moto unchanged. It provisions two pools: one set up as the README says, one
 deliberately misconfigured for `gatehouse doctor`.
 """
@@ -40,6 +43,7 @@ moto_app = DomainDispatcherApplication(create_backend_app)
 lock = threading.RLock()
 codes = {}  # (kind, pool, username) -> {"code", "expired", "moto_code"}
 messages = []  # what Cognito would have mailed
+calls = []  # {"operation", "username"} of every call that names a user
 
 
 def backend():
@@ -229,6 +233,25 @@ def app(environ, start_response):
             body = json.dumps(messages).encode()
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
         return [body]
+    if path == "/_shim/calls":
+        with lock:
+            body = json.dumps(calls).encode()
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
+    if path == "/_shim/set-status" and environ.get("REQUEST_METHOD") == "POST":
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        request = json.loads(environ["wsgi.input"].read(length) or b"{}")
+        with lock:
+            found = None
+            for pool in backend().user_pools.values():
+                _, user = find_user(pool.id, request.get("username", ""))
+                if user is not None:
+                    found = user
+                    break
+            if found is not None:
+                found.status = request["status"]
+        start_response("204 No Content" if found is not None else "404 Not Found", [])
+        return [b""]
     if path == "/_shim/expire-codes":
         with lock:
             for entry in codes.values():
@@ -244,6 +267,8 @@ def app(environ, start_response):
         except ValueError:
             payload = {}
         with lock:
+            if isinstance(payload, dict) and isinstance(payload.get("Username"), str):
+                calls.append({"operation": target[len(TARGET_PREFIX):], "username": payload["Username"]})
             answer = handle(target[len(TARGET_PREFIX):], payload, environ, raw)
             if answer is None:
                 status, headers, data = call_moto(environ, raw)

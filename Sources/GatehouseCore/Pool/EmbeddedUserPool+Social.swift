@@ -16,9 +16,16 @@ extension EmbeddedUserPool {
     /// Finds or creates the user a verified provider identity belongs to, and signs them in.
     ///
     /// Identities are keyed on (provider, `sub`), never on email. A new identity joins an existing
-    /// account only when both sides have a verified email; an unconfirmed password sign-up with the
-    /// same address never absorbs it — it is removed (with its codes and sessions) and the verified
-    /// owner gets the address, so whoever started that sign-up never gets in.
+    /// account only when the account's address is verified and the provider is authoritative for it
+    /// (``VerifiedIdentity/emailAuthoritative``: Apple, or Google for gmail.com, googlemail.com and
+    /// Workspace accounts); an unconfirmed password sign-up with the same address never absorbs it —
+    /// it is removed (with its codes and sessions) and the authoritative owner gets the address, so
+    /// whoever started that sign-up never gets in.
+    ///
+    /// A provider that verified an address it is not authoritative for (a consumer Google account
+    /// registered with an outside address) links nothing and claims nothing: its new account shows
+    /// the address but does not hold it (no `emailKey`, `email_verified` false), so a later
+    /// authoritative sign-in or password sign-up with that address neither joins nor collides with it.
     ///
     /// Finding the user and recording the session are one transaction, so a returning user costs one
     /// write and no separate read. On SQLite (one writer) the account also cannot be deleted between
@@ -61,8 +68,9 @@ extension EmbeddedUserPool {
     }
 
     private func resolve(_ identity: VerifiedIdentity, nameHint: String?, at now: Date, in tx: any StoreTransaction) async throws -> Resolution {
-        // The lookup key of the provider's email, when the provider verified it.
-        let verifiedEmailKey = { identity.emailVerified ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil }
+        // The lookup key of the provider's email, only where the provider is authoritative for it: only
+        // such an address links, replaces an unconfirmed sign-up, or becomes an account's unique key.
+        let verifiedEmailKey = { identity.emailAuthoritative ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil }
         if let (found, current) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject) {
             var link = found
             var user = current
@@ -114,6 +122,7 @@ extension EmbeddedUserPool {
             try await tx.deleteUser(id: owner.id)
             replaced = owner.id
         }
+        // Without an authoritative address the account shows the email but neither holds it nor vouches for it.
         let user = UserRecord(
             id: random.uuid(), email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
             confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)

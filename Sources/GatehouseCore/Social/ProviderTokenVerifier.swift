@@ -4,7 +4,8 @@ import Foundation
 /// RS256 only with a `kid` of that provider's own key set (refetched once on an unknown `kid`), the
 /// exact issuer (both Google spellings), an allow-listed audience (and Google's `azp`), `exp`/`nbf`/
 /// `iat` within 60 s, the nonce as SHA-256 hex of the raw value on both sides or neither, strict
-/// boolean-or-string claims, and an optional Google hosted-domain allow-list.
+/// boolean-or-string claims, and an optional Google hosted-domain allow-list. It also tells whether
+/// the provider is authoritative for the email (``VerifiedIdentity/emailAuthoritative``).
 public struct ProviderTokenVerifier: Sendable {
     public struct Settings: Sendable {
         public var allowedAudiences: Set<String>
@@ -86,15 +87,39 @@ public struct ProviderTokenVerifier: Sendable {
         let emailVerified = try Self.flag(claims["email_verified"], name: "email_verified", refuse: refuse)
         let isPrivate = try Self.flag(claims["is_private_email"], name: "is_private_email", refuse: refuse)
         let email = claims["email"]?.stringValue.flatMap { try? EmailAddress($0) }?.value
+        let hostedDomain = provider == .google ? claims["hd"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } : nil
         if provider == .google, !settings.hostedDomains.isEmpty {
-            guard let hd = claims["hd"]?.stringValue, settings.hostedDomains.contains(hd.lowercased()) else {
+            guard let hd = hostedDomain, settings.hostedDomains.contains(hd.lowercased()) else {
                 throw refuse("hosted domain not allowed")
             }
         }
         let name = provider == .google ? claims["name"]?.stringValue : nil
+        let verified = email != nil && emailVerified
         return VerifiedIdentity(
-            provider: provider, subject: sub, email: email, emailVerified: email != nil && emailVerified, isPrivateEmail: isPrivate,
+            provider: provider, subject: sub, email: email, emailVerified: verified,
+            emailAuthoritative: verified && Self.isAuthoritative(provider, email: email, hostedDomain: hostedDomain), isPrivateEmail: isPrivate,
             name: name, audience: audience)
+    }
+
+    /// Google's own domains, where a verified Google address is a Gmail mailbox.
+    public static let googleMailDomains: Set<String> = ["gmail.com", "googlemail.com"]
+
+    /// Whether the provider is authoritative for the address (it hosts the mailbox), as Google's
+    /// guidance puts it for using `email` to link accounts: a gmail.com or googlemail.com address, or
+    /// a Google Workspace account (`hd` present), whose domain's administrator Google answers to.
+    /// Any other Google account was registered with an outside address that Google checked once; its
+    /// owner may since have lost that mailbox. Apple verifies every address it shares (the user's
+    /// Apple ID address or its relay).
+    static func isAuthoritative(_ provider: VerifiedIdentity.Provider, email: String?, hostedDomain: String?) -> Bool {
+        guard let email else { return false }
+        switch provider {
+        case .apple:
+            return true
+        case .google:
+            if hostedDomain != nil { return true }
+            guard let key = try? EmailAddress(email).key, let at = key.lastIndex(of: "@") else { return false }
+            return googleMailDomains.contains(String(key[key.index(after: at)...]))
+        }
     }
 
     /// `true`, `false`, `"true"` or `"false"` (Apple sends either); anything else is refused; absent is false.

@@ -11,8 +11,16 @@ public struct VerifiedIdentity: Sendable, Equatable {
     /// The provider's stable subject: the identity key, never the email.
     public var subject: String
     public var email: String?
-    /// Only a provider-verified address is ever used to link accounts.
+    /// The provider says it verified `email` (at some point). That alone never links accounts: see
+    /// ``emailAuthoritative``.
     public var emailVerified: Bool
+    /// The provider is authoritative for `email` (it hosts the mailbox), so the address may link this
+    /// identity to an existing account, claim it from an unconfirmed sign-up, or become a new
+    /// account's unique address. Implies ``emailVerified``. Google: a verified gmail.com or
+    /// googlemail.com address, or a Workspace account (a non-empty `hd`); any other Google account was
+    /// registered with an outside address Google checked once and does not control. Apple: any
+    /// verified address (its own accounts and its relay).
+    public var emailAuthoritative: Bool
     /// Apple's Hide My Email relay address.
     public var isPrivateEmail: Bool
     /// Google's `name` claim (Apple never puts the name in the token).
@@ -20,11 +28,15 @@ public struct VerifiedIdentity: Sendable, Equatable {
     /// The `aud` the token was issued to (the client id that received it).
     public var audience: String
 
-    public init(provider: Provider, subject: String, email: String?, emailVerified: Bool, isPrivateEmail: Bool, name: String?, audience: String) {
+    public init(
+        provider: Provider, subject: String, email: String?, emailVerified: Bool, emailAuthoritative: Bool, isPrivateEmail: Bool, name: String?,
+        audience: String
+    ) {
         self.provider = provider
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified
+        self.emailAuthoritative = emailVerified && emailAuthoritative
         self.isPrivateEmail = isPrivateEmail
         self.name = name
         self.audience = audience

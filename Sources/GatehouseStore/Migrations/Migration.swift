@@ -24,5 +24,6 @@ struct Migration: Sendable {
         .initialSchema,
         .socialSignIn,
         .externalSubjects,
+        .cognitoPasswords,
     ]
 }

@@ -103,6 +103,23 @@ final class MotoCognito: Sendable {
         _ = try await get("/_shim/expire-codes")
     }
 
+    /// Puts the user (by email or username) in `status`, including those the API cannot reach
+    /// (`ARCHIVED`, `COMPROMISED`, `EXTERNAL_PROVIDER`). A test-only hook of the shim.
+    func setStatus(_ status: String, of username: String) async throws {
+        var request = URLRequest(url: URL(string: endpoint + "/_shim/set-status")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(JSONValue.object(["username": .string(username), "status": .string(status)]).serialized())
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 204, "no user \(username) to put in \(status)")
+    }
+
+    /// How many times `operation` was called for `username` (as the caller named the user).
+    func calls(_ operation: String, username: String) async throws -> Int {
+        let data = try await get("/_shim/calls")
+        let calls = (try StrictJSONParser().parse(Array(data))).arrayValue ?? []
+        return calls.compactMap(\.objectValue).filter { $0["operation"]?.stringValue == operation && $0["username"]?.stringValue == username }.count
+    }
+
     private func get(_ path: String) async throws -> Data {
         let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + path)!)
         return data

@@ -15,7 +15,7 @@ enum Clients {
 
 extension TestApp {
     /// An app whose Google and Apple settings point at `issuer`, with Apple credentials (a fresh
-    /// P-256 key written as a .p8 file).
+    /// P-256 key written as a .p8 file), on `database`.
     static func social(
         issuer: FakeIssuer, database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()), realTime: Bool = false,
         backgroundKeyRefresh: Bool = true, configure: (inout GatehouseConfiguration) -> Void = { _ in }
