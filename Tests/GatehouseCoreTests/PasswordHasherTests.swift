@@ -70,19 +70,22 @@ struct PasswordHasherTests {
 /// also holds 128 MiB). Before these bounds the queue took every job and ran them all in order.
 @Suite("Blocking work pool bounds")
 struct BlockingWorkPoolBoundsTests {
-    /// Occupies the pool's one thread until ``open()``.
+    /// Occupies the pool's one thread (never a Swift concurrency thread) until ``open()``.
     final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
-        private let started = DispatchSemaphore(value: 0)
-        func block() { started.signal(); semaphore.wait() }
-        func waitUntilBlocking() { started.wait() }
+        private let started = Mutex(false)
+        var isBlocking: Bool { started.withLock { $0 } }
+        func block() {
+            started.withLock { $0 = true }
+            semaphore.wait()
+        }
         func open() { semaphore.signal() }
     }
 
     static func occupy(_ pool: BlockingWorkPool, lane: String? = nil) async -> (Gate, Task<Void, any Error>) {
         let gate = Gate()
         let task = Task { try await pool.run(lane: lane) { gate.block() } }
-        await Task.detached { gate.waitUntilBlocking() }.value
+        while !gate.isBlocking { await Task.yield() }
         return (gate, task)
     }
 

@@ -22,11 +22,11 @@ struct ChunkedBodyTests {
     }
 
     /// POSTs `body` chunked with `chunked_post.py`; `nil` when Python is not available here.
-    static func postChunked(port: Int, _ path: String, contentType: String, body: String) throws -> Posted? {
+    static func postChunked(port: Int, _ path: String, contentType: String, body: String) async throws -> Posted? {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gh-chunked-\(UUID().uuidString)")
         try body.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let result = try PythonScript.run("chunked_post.py", arguments: [String(port), path, contentType, file.path], requiring: "http.client") else {
+        guard let result = try await PythonScript.run("chunked_post.py", arguments: [String(port), path, contentType, file.path], requiring: "http.client") else {
             return nil
         }
         let line = try #require(result.output.split(separator: "\n").last.map(String.init), "\(result.output)")
@@ -42,15 +42,15 @@ struct ChunkedBodyTests {
             let padding = String(repeating: "x", count: 16 * 1024)
             // A valid sign-up, only too long: read whole, it would create the account.
             let signUp = #"{"email":"big@example.com","password":"correct horse 9","full_name":""# + padding + #""}"#
-            guard let json = try Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: signUp) else { return }
+            guard let json = try await Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: signUp) else { return }
             #expect(json.status == 413 && json.errorCode == "payload_too_large", "\(json)")
             let signIn = #"{"email":"big@example.com","password":""# + padding + #""}"#
-            let other = try #require(try Self.postChunked(port: port, "/auth/signin", contentType: "application/json", body: signIn))
+            let other = try #require(try await Self.postChunked(port: port, "/auth/signin", contentType: "application/json", body: signIn))
             #expect(other.status == 413 && other.errorCode == "payload_too_large", "\(other)")
 
             // The form endpoint answers as it does to a declared oversize form: its page, sending the
             // browser back to the app with `error=invalid_request` (never a 500).
-            let form = try #require(try Self.postChunked(port: port, "/auth/apple/callback", contentType: "application/x-www-form-urlencoded", body: "state=s&code=c&id_token=" + padding))
+            let form = try #require(try await Self.postChunked(port: port, "/auth/apple/callback", contentType: "application/x-www-form-urlencoded", body: "state=s&code=c&id_token=" + padding))
             let declared = try await client.send(.post, "/auth/apple/callback", raw: "state=s&code=c&id_token=" + padding, contentType: "application/x-www-form-urlencoded")
             #expect(form.status == Int(declared.status.code) && form.status == 200, "\(form)")
             #expect(form.contentType.hasPrefix("text/html") && form.body.contains("invalid_request"), "\(form)")
@@ -60,7 +60,7 @@ struct ChunkedBodyTests {
             #expect(await app.mailer.all.isEmpty)
 
             // A chunked body under the cap is read as usual.
-            let small = try #require(try Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: #"{"email":"small@example.com","password":"correct horse 9"}"#))
+            let small = try #require(try await Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: #"{"email":"small@example.com","password":"correct horse 9"}"#))
             #expect(small.status == 201, "\(small)")
         }
     }

@@ -15,7 +15,7 @@ struct LiveJourneyTests {
             let tokens = try await client.signedIn(app)
             #expect(tokens.status == .ok)
             // An independent verifier (PyJWT, fetching our JWKS over HTTP) accepts the tokens.
-            if let result = try PythonScript.run(
+            if let result = try await PythonScript.run(
                 "verify_tokens.py",
                 arguments: ["http://127.0.0.1:\(port)/.well-known/jwks.json", "http://gatehouse.test", "test-client", tokens.string("id_token"), tokens.string("access_token")],
                 requiring: "jwt")

@@ -44,7 +44,7 @@ struct OpenAPIDocumentTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        if let result = try PythonScript.run("validate_openapi.py", arguments: [file.path], requiring: "openapi_spec_validator") {
+        if let result = try await PythonScript.run("validate_openapi.py", arguments: [file.path], requiring: "openapi_spec_validator") {
             #expect(result.status == 0, "\(result.output)")
         }
     }
