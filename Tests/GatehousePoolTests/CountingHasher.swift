@@ -23,4 +23,6 @@ final class CountingHasher: PasswordHasher {
     }
 
     func needsRehash(_ hash: String) -> Bool { base.needsRehash(hash) }
+
+    func checkAdmission(lane: String?) throws { try base.checkAdmission(lane: lane) }
 }

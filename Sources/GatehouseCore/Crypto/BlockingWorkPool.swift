@@ -202,6 +202,26 @@ public final class BlockingWorkPool: Sendable {
         }
     }
 
+    /// Throws what ``run(lane:_:)`` would throw right now for a full queue or a lane at its cap,
+    /// without queuing anything: callers check it before work that only matters if the job will be
+    /// taken (a sign-in's database writes), so a refused flood costs no more than this look.
+    /// ``run(lane:_:)`` still decides; this is only the cheap early answer.
+    /// - Parameter lane: Who the work is for, or `nil`.
+    /// - Throws: 503 `unavailable` or 429 `too_many_requests`, with Retry-After.
+    public func checkAdmission(lane: String?) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        let queued = state.jobs.count - state.head
+        if queued >= limits.maxQueued {
+            let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
+            throw GatehouseError(
+                .unavailable, "The server is busy. Try again shortly.", retryAfter: max(1, retryAfter), cause: "password hashing queue full (\(queued) waiting)")
+        }
+        if let lane, (state.perLane[lane] ?? 0) >= limits.perLane {
+            throw GatehouseError.tooManyRequests(retryAfter: max(1, Int(state.averageJobSeconds.rounded(.up))))
+        }
+    }
+
     /// Jobs waiting for a thread.
     public var queued: Int {
         condition.lock()

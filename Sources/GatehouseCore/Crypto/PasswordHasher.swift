@@ -23,9 +23,15 @@ public protocol PasswordHasher: Sendable {
     func verifyDummy(_ password: String, lane: String?) async throws
     /// Whether `hash` was made with weaker parameters than the current ones.
     func needsRehash(_ hash: String) -> Bool
+    /// Throws at once if work for `lane` would be refused now (a full queue, a client at its share),
+    /// so a caller can refuse before doing anything else; the hashing call itself still decides.
+    func checkAdmission(lane: String?) throws
 }
 
 extension PasswordHasher {
+    /// No admission limits by default.
+    public func checkAdmission(lane: String?) throws {}
+
     /// ``hash(_:lane:)`` for no particular client.
     public func hash(_ password: String) async throws -> String { try await hash(password, lane: nil) }
     /// ``verify(_:against:lane:)`` for no particular client.

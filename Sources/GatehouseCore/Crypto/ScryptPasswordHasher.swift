@@ -63,6 +63,10 @@ public struct ScryptPasswordHasher: PasswordHasher {
         _ = try await pool.run(lane: lane) { try Self.derive(Array(password.utf8), salt: salt, parameters: parameters) }
     }
 
+    public func checkAdmission(lane: String?) throws {
+        try pool.checkAdmission(lane: lane)
+    }
+
     public func needsRehash(_ hash: String) -> Bool {
         guard let stored = Self.parse(hash) else { return true }
         return stored.parameters.logN < parameters.logN || stored.parameters.r < parameters.r

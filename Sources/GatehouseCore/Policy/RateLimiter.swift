@@ -66,6 +66,9 @@ public struct RateLimiter: Sendable {
     public func guarding<T: Sendable>(
         _ buckets: [Bucket], resetOnSuccess: [Bucket] = [], failureCodes: Set<GatehouseError.Code>, _ body: () async throws -> T
     ) async throws -> T {
+        // A blocked bucket is refused by a read, before any write: a flood of refused attempts
+        // costs no write transactions (the reservation below still decides, atomically).
+        try await ensureAllowed(buckets)
         let reservation = try await reserve(buckets)
         let value: T
         do {

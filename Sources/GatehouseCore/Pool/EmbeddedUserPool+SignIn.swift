@@ -10,6 +10,8 @@ extension EmbeddedUserPool {
             guard password.utf8.count <= ScryptPasswordHasher.maxPasswordBytes else { throw GatehouseError.invalidCredentials }
             let limits = settings.rateLimits
             let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
+            // A client past its share of the hashing queue is refused before any database work.
+            try hasher.checkAdmission(lane: client.rateLimitSubject)
             // The attempt is counted before the password is hashed, so concurrent guesses cannot
             // all slip in under the limit; a correct password clears the account's failures.
             var user = try await limiter.guarding(
