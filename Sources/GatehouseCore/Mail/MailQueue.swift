@@ -42,8 +42,15 @@ public final class MailQueue: Mailer {
     ///   - logger: The request's logger; delivery logs with it, so its line carries the request id.
     public func send(_ message: MailMessage, logger: Logger) async throws {
         state.withLock { $0.pending += 1 }
-        if case .dropped = continuation.yield(Envelope(message: message, logger: logger)) {
+        switch continuation.yield(Envelope(message: message, logger: logger)) {
+        case .enqueued: break
+        case .dropped:
             logger.error("mail queue full; a message was dropped", metadata: ["mail.kind": .string(message.kind)])
+            finishOne()
+        case .terminated:
+            logger.error("mail queue stopped (shutting down); a message was dropped", metadata: ["mail.kind": .string(message.kind)])
+            finishOne()
+        @unknown default:
             finishOne()
         }
     }
