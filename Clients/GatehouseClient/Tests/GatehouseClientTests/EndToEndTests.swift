@@ -9,9 +9,10 @@ struct EndToEndTests {
     static func email(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(6).lowercased())@example.com" }
 
     func signedUp(_ server: GatehouseServerProcess, _ client: GatehouseClient, _ email: String, password: String = "correct horse 9") async throws {
+        let sent = Date()
         let result = try await client.signUp(email: email, password: password, fullName: "Ann")
         #expect(!result.userConfirmed && result.codeDelivery.medium == "EMAIL")
-        try await client.confirmSignUp(email: email, code: try server.latestCode("confirm_signup", for: email))
+        try await client.confirmSignUp(email: email, code: try await server.latestCode("confirm_signup", for: email, since: sent))
     }
 
     @Test func everyMethodAgainstTheServer() async throws {
@@ -26,8 +27,9 @@ struct EndToEndTests {
         await #expect(throws: GatehouseError.self) { try await client.confirmSignUp(email: email, code: "000000") }
         await expectError(.userNotConfirmed) { try await client.signIn(email: email, password: "correct horse 9") }
         try await Task.sleep(nanoseconds: 1_100_000_000)  // the per-address mail cool-down (1 s here)
+        let resent = Date()
         try await client.resendCode(email: email)
-        try await client.confirmSignUp(email: email, code: try server.latestCode("confirm_signup", for: email))
+        try await client.confirmSignUp(email: email, code: try await server.latestCode("confirm_signup", for: email, since: resent))
         await expectError(.invalidCredentials) { try await client.signIn(email: email, password: "wrong password 1") }
 
         let session = try await client.signIn(email: email, password: "correct horse 9")
@@ -67,8 +69,9 @@ struct EndToEndTests {
 
         // Forgot and reset, then change the password, sign out everywhere, delete.
         try await Task.sleep(nanoseconds: 1_100_000_000)
+        let asked = Date()
         try await client.forgotPassword(email: email)
-        try await client.resetPassword(email: email, code: try server.latestCode("reset_password", for: email), newPassword: "battery staple 7")
+        try await client.resetPassword(email: email, code: try await server.latestCode("reset_password", for: email, since: asked), newPassword: "battery staple 7")
         try await client.signIn(email: email, password: "battery staple 7")
         try await client.changePassword(current: "battery staple 7", new: "another horse 8")
         let other = GatehouseClient(configuration: .init(baseURL: server.baseURL))

@@ -85,11 +85,25 @@ final class GatehouseServerProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
-    /// The newest code of `kind` (`confirm_signup`, `reset_password`) mailed to `email`, read from the outbox's .eml files.
-    func latestCode(_ kind: String, for email: String) throws -> String {
+    /// The code in the newest message of `kind` (`confirm_signup`, `reset_password`) mailed to
+    /// `email` at or after `since`, from the outbox's .eml files. The server writes mail in the
+    /// background just after it answers, so this looks again for up to 10 seconds.
+    func latestCode(_ kind: String, for email: String, since: Date) async throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try newestCode(kind, for: email, since: since)
+            } catch where Date() < deadline {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+    }
+
+    private func newestCode(_ kind: String, for email: String, since: Date) throws -> String {
         let outbox = dataDirectory.appendingPathComponent("outbox")
         let files = try FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: [.contentModificationDateKey])
             .filter { $0.pathExtension == "eml" && $0.lastPathComponent.hasSuffix("-\(kind).eml") }
+            .filter { ((try? $0.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast) >= since.addingTimeInterval(-0.01) }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for file in files.reversed() {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -98,7 +112,7 @@ final class GatehouseServerProcess: @unchecked Sendable {
             let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? text.components(separatedBy: "\n\n").dropFirst().joined()
             if let match = body.range(of: #"\b\d{6}\b"#, options: .regularExpression) { return String(body[match]) }
         }
-        throw ServerFailed(log: "no code for \(email) in \(files.map(\.lastPathComponent))")
+        throw ServerFailed(log: "no code for \(email) since \(since) in \(files.map(\.lastPathComponent))")
     }
 
     /// A raw call, for checks the SDK would not make (old tokens, for instance).
