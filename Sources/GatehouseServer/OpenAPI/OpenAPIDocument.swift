@@ -155,6 +155,8 @@ paths:
         Each use returns a new `refresh_token`. Presenting a rotated-out token again ends the whole
         session (`invalid_grant`), except within the grace window (10 s by default) while its successor
         is unused: then the same successor is returned again, so a client that lost a response can retry.
+        A session ends its configured lifetime after the sign-in, however often it was refreshed. Well-formed
+        tokens that are not this server's count against the client's address; past the limit they get 429.
       requestBody: {$ref: '#/components/requestBodies/RefreshToken'}
       responses:
         '200': {$ref: '#/components/responses/Tokens'}
@@ -162,6 +164,7 @@ paths:
         '401': {$ref: '#/components/responses/InvalidGrant'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
+        '429': {$ref: '#/components/responses/TooManyRequests'}
         '503': {$ref: '#/components/responses/UpstreamUnavailable'}
   /auth/signout:
     post:
@@ -707,7 +710,9 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     UpstreamUnavailable:
-      description: An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, or, with the Cognito provider, Cognito. Nothing was changed; retry.
+      description: An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
+      headers:
+        Retry-After: {$ref: '#/components/headers/RetryAfter'}
       content:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
@@ -764,7 +769,7 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     TooManyRequests:
-      description: Throttled (`too_many_requests`).
+      description: Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
       headers:
         Retry-After: {$ref: '#/components/headers/RetryAfter'}
       content:
