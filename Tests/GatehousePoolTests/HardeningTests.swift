@@ -249,3 +249,25 @@ struct HardeningTests {
         }
     }
 }
+
+/// Refusals of sign-in attempts are held before they go out, so a client that retries at once (a
+/// flood) is slowed to one attempt per connection per delay and cannot eat the CPU other clients'
+/// hashes need.
+@Suite("Pool: refused attempts are held")
+struct RefusalDelayTests {
+    @Test func aBlockedSignInIsAnsweredAfterTheDelay() async throws {
+        var limits = RateLimitSettings()
+        limits.signInPerAccount = RateLimitRule(name: "signin.account", freeAttempts: 1, window: 3600, baseBlock: 60, maxBlock: 60)
+        limits.refusalDelay = 0.3
+        try await PoolHarness.run(settings: PoolSettings(rateLimits: limits)) { h in
+            for _ in 0..<2 {
+                _ = try? await h.pool.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+            }
+            let started = ContinuousClock.now
+            await #expect { try await h.pool.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+                GatehouseError.Code.of($0) == .tooManyRequests
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+        }
+    }
+}

@@ -35,8 +35,9 @@ struct ChunkedBodyTests {
         return Posted(status: Int(status), contentType: object["content_type"]?.stringValue ?? "", body: object["body"]?.stringValue ?? "")
     }
 
-    @Test func chunkedBodiesOverTheCapAre413AndChangeNothing() async throws {
-        let app = try await TestApp.make { $0.maxBodySize = 2048 }
+    @Test(arguments: TestDatabase.available)
+    func chunkedBodiesOverTheCapAre413AndChangeNothing(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database) { $0.maxBodySize = 2048 }
         try await app.live { client in
             let port = try #require(client.port)
             let padding = String(repeating: "x", count: 16 * 1024)

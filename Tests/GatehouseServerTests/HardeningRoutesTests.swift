@@ -37,8 +37,9 @@ struct HardeningRoutesTests {
     /// Forgot-password and resend for a registered address used to write the mail before answering:
     /// a mail server that hangs held the answer (and the timing told registered from unknown). Mail
     /// is only queued now, so both answer at once whatever the mail server does.
-    @Test func mailThatNeverGoesOutDoesNotHoldTheAnswer() async throws {
-        let app = try await TestApp.make(deliverer: HangingMailer())
+    @Test(arguments: TestDatabase.available)
+    func mailThatNeverGoesOutDoesNotHoldTheAnswer(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database, deliverer: HangingMailer())
         try await app.router { client in
             // Make a registered, unconfirmed account (its own sign-up mail hangs in the queue too).
             let signUp = try await Self.answered(within: 10) {
@@ -61,8 +62,9 @@ struct HardeningRoutesTests {
 
     /// One address flooding sign-in cannot take the hashing queue: past its share of in-flight hashes
     /// it gets 429 with Retry-After at once, and a sign-in from another address still goes through.
-    @Test func oneAddressFloodingSignInGetsItsShareAndNoMore() async throws {
-        let app = try await TestApp.make(realTime: true) { configuration in
+    @Test(arguments: TestDatabase.available)
+    func oneAddressFloodingSignInGetsItsShareAndNoMore(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database, realTime: true) { configuration in
             configuration.trustedProxies = ["127.0.0.1"]
             configuration.hashingConcurrency = 1
             configuration.hashingLimits = .init(maxQueued: 64, perLane: 2, maxWait: 30)

@@ -10,8 +10,9 @@ struct HostileInputTests {
     static let jsonEndpoints = ["/auth/signup", "/auth/confirm", "/auth/resend-code", "/auth/signin", "/auth/refresh", "/auth/signout",
                                 "/auth/password/forgot", "/auth/password/reset"]
 
-    @Test func malformedBodiesAre400AndLeaveNothingBehind() async throws {
-        let app = try await TestApp.make()
+    @Test(arguments: TestDatabase.available)
+    func malformedBodiesAre400AndLeaveNothingBehind(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database)
         try await app.router { client in
             let bodies: [(String, String)] = [
                 ("{", "truncated"), ("[]", "top-level array"), ("\"x\"", "top-level string"), ("null", "null"),
@@ -39,8 +40,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test func contentTypeIsEnforced() async throws {
-        let app = try await TestApp.make()
+    @Test(arguments: TestDatabase.available)
+    func contentTypeIsEnforced(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database)
         try await app.router { client in
             let body = #"{"email":"a@example.com","password":"correct horse 9"}"#
             for type in ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-16", "application/jsonx"] {
@@ -63,8 +65,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test func sqlMetacharactersAndUnicodeAreJustData() async throws {
-        let app = try await TestApp.make()
+    @Test(arguments: TestDatabase.available)
+    func sqlMetacharactersAndUnicodeAreJustData(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database)
         try await app.router { client in
             let email = "o'brien+\"x\"--@example.com"
             let weird = try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "pw'; DROP TABLE gh_users;-- 1", "full_name": "Robert'); DROP TABLE gh_users;-- 😀 名前"])
@@ -83,8 +86,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test func protectedEndpointsRefuseEveryBadBearer() async throws {
-        let app = try await TestApp.make()
+    @Test(arguments: TestDatabase.available)
+    func protectedEndpointsRefuseEveryBadBearer(_ database: TestDatabase) async throws {
+        let app = try await TestApp.make(database: database)
         try await app.router { client in
             let tokens = try await client.signedIn(app)
             let idToken = tokens.string("id_token")

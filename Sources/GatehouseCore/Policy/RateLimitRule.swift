@@ -50,6 +50,11 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var exchangePerClient: RateLimitRule
     /// Well-formed refresh tokens that are not ours (unknown), per client address.
     public var refreshPerClient: RateLimitRule
+    /// How long a refused sign-in attempt (a blocked bucket, a client past its share of the hashing
+    /// queue) is held before its 429 goes out. A client that retries at once — a flood — is slowed to
+    /// one attempt per connection per this delay, so its refusals cannot eat the CPU that other
+    /// clients' password hashes need. Holding costs no CPU.
+    public var refusalDelay: TimeInterval = 1
 
     public init(
         signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),

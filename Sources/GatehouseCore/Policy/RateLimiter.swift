@@ -68,8 +68,10 @@ public struct RateLimiter: Sendable {
     ) async throws -> T {
         // A blocked bucket is refused by a read, before any write: a flood of refused attempts
         // costs no write transactions (the reservation below still decides, atomically).
-        try await ensureAllowed(buckets)
-        let reservation = try await reserve(buckets)
+        let reservation = try await holdingRefusals {
+            try await ensureAllowed(buckets)
+            return try await reserve(buckets)
+        }
         let value: T
         do {
             value = try await body()
@@ -84,6 +86,18 @@ public struct RateLimiter: Sendable {
         try await release(released)
         if !resetOnSuccess.isEmpty { try await reset(resetOnSuccess) }
         return value
+    }
+
+    /// Runs `body`; a 429 it throws goes out only after ``RateLimitSettings/refusalDelay``.
+    /// - Parameter body: Work that may refuse with `too_many_requests`.
+    /// - Returns: What `body` returns.
+    public func holdingRefusals<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as GatehouseError where error.code == .tooManyRequests {
+            if settings.refusalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(settings.refusalDelay * 1e9)) }
+            throw error
+        }
     }
 
     /// Counts one attempt in every bucket, in one transaction, unless one of them is blocked: then

@@ -30,7 +30,7 @@ extension EmbeddedUserPool {
         let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
         let codeBuckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
         let signInBucket = limiter.bucket(limits.signInPerAccount, email.key)
-        try hasher.checkAdmission(lane: client.rateLimitSubject)
+        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
         try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
             try await applyReset(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
         }
@@ -85,7 +85,7 @@ extension EmbeddedUserPool {
         let email = user.emailKey.flatMap { try? EmailAddress($0) }
         let accountBucket = limiter.bucket(limits.signInPerAccount, user.emailKey ?? user.id)
         let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
-        try hasher.checkAdmission(lane: client.rateLimitSubject)
+        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
         try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
             var verified = false
             if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {

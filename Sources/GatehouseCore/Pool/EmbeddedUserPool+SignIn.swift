@@ -11,7 +11,7 @@ extension EmbeddedUserPool {
             let limits = settings.rateLimits
             let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
             // A client past its share of the hashing queue is refused before any database work.
-            try hasher.checkAdmission(lane: client.rateLimitSubject)
+            try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
             // The attempt is counted before the password is hashed, so concurrent guesses cannot
             // all slip in under the limit; a correct password clears the account's failures.
             var user = try await limiter.guarding(

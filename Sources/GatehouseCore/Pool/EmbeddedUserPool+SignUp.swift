@@ -10,7 +10,7 @@ extension EmbeddedUserPool {
         try settings.passwordPolicy.validate(password, email: email)
         let name = try Self.displayName(fullName)
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try hasher.checkAdmission(lane: client.rateLimitSubject)
+        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
         try await limiter.consume([mailBuckets.client])
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()

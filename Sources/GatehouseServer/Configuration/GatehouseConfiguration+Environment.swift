@@ -62,6 +62,9 @@ extension GatehouseConfiguration {
         if let cooldown = try reader.int("GATEHOUSE_MAIL_COOLDOWN", in: 1...3600) {
             pool.rateLimits.mailPerAddress = RateLimitRule(name: "mail.address", freeAttempts: 1, window: TimeInterval(cooldown))
         }
+        if let delay = try reader.int("GATEHOUSE_THROTTLE_DELAY_MS", in: 0...10_000) {
+            pool.rateLimits.refusalDelay = TimeInterval(delay) / 1000
+        }
         if let hourly = try reader.int("GATEHOUSE_MAIL_HOURLY_CAP", in: 1...1000) {
             pool.rateLimits.mailPerAddressHourly = RateLimitRule(name: "mail.address.hour", freeAttempts: hourly, window: 3600)
         }
