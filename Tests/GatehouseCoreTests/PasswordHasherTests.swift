@@ -149,3 +149,27 @@ struct BlockingWorkPoolBoundsTests {
         #expect(BlockingWorkPool.defaultWidth(bytesPerJob: 1) == max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
     }
 }
+
+@Suite("Blocking work pool fairness")
+struct BlockingWorkPoolFairnessTests {
+    /// Waiting jobs are served round-robin across lanes: a client with one job waits behind at most
+    /// one job of a client that queued many (it used to wait behind all of them, in arrival order).
+    @Test func aLaneWithOneJobDoesNotWaitBehindAnotherLanesBacklog() async throws {
+        let pool = BlockingWorkPool(label: "fair", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60))
+        let (gate, running) = await BlockingWorkPoolBoundsTests.occupy(pool, lane: "flooder")
+        let order = Mutex<[String]>([])
+        var tasks: [Task<Void, any Error>] = []
+        for index in 0..<5 {
+            tasks.append(Task { try await pool.run(lane: "flooder") { order.withLock { $0.append("flooder-\(index)") } } })
+            while pool.queued < index + 1 { await Task.yield() }
+        }
+        tasks.append(Task { try await pool.run(lane: "legit") { order.withLock { $0.append("legit") } } })
+        while pool.queued < 6 { await Task.yield() }
+        gate.open()
+        try await running.value
+        for task in tasks { try await task.value }
+        let served = order.withLock { $0 }
+        #expect(served.firstIndex(of: "legit") == 1, "\(served)")
+        #expect(served.filter { $0.hasPrefix("flooder") } == (0..<5).map { "flooder-\($0)" }, "a lane stays in order")
+    }
+}

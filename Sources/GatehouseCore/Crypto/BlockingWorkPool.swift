@@ -9,8 +9,10 @@ import Glibc
 /// hash, the kernel still gives request handling the CPU first (under full load hashing slows down
 /// rather than the whole server).
 ///
-/// The queue is bounded so one client cannot make everyone wait (each scrypt hash also holds
-/// 128 MiB at the default parameters):
+/// Waiting jobs are served round-robin across lanes (client addresses), oldest first within a
+/// lane, so a client's job waits for at most one job of each other busy client, however many that
+/// client has queued. The queue is bounded so one client cannot make everyone wait (each scrypt
+/// hash also holds 128 MiB at the default parameters):
 /// - at most ``Limits/maxQueued`` jobs wait; past that ``run(lane:_:)`` answers 503 `unavailable`
 ///   with a Retry-After estimated from recent job times;
 /// - at most ``Limits/perLane`` jobs of one lane (a client address) are queued or running; past
@@ -55,8 +57,34 @@ public final class BlockingWorkPool: Sendable {
     }
 
     private struct State {
-        var jobs: [Job] = []
-        var head = 0
+        /// Waiting jobs, one FIFO queue per lane (`nil` lane: ""), served round-robin.
+        var waiting: [String: [Job]] = [:]
+        /// Lanes with waiting jobs, in the order they are served next.
+        var rotation: [String] = []
+        var queuedCount = 0
+
+        mutating func enqueue(_ job: Job) {
+            let lane = job.lane ?? ""
+            if waiting[lane, default: []].isEmpty { rotation.append(lane) }
+            waiting[lane, default: []].append(job)
+            queuedCount += 1
+        }
+
+        /// The next lane's oldest job; the lane goes to the back of the rotation if it has more.
+        mutating func dequeue() -> Job? {
+            guard !rotation.isEmpty else { return nil }
+            let lane = rotation.removeFirst()
+            var jobs = waiting[lane] ?? []
+            let job = jobs.removeFirst()
+            if jobs.isEmpty {
+                waiting[lane] = nil
+            } else {
+                waiting[lane] = jobs
+                rotation.append(lane)
+            }
+            queuedCount -= 1
+            return job
+        }
         var perLane: [String: Int] = [:]
         /// Smoothed seconds per job, for Retry-After.
         var averageJobSeconds: Double = 0.3
@@ -115,13 +143,12 @@ public final class BlockingWorkPool: Sendable {
     private func work() {
         while true {
             condition.lock()
-            while state.head == state.jobs.count { condition.wait() }
-            let job = state.jobs[state.head]
-            state.head += 1
-            if state.head == state.jobs.count {
-                state.jobs.removeAll(keepingCapacity: true)
-                state.head = 0
+            var next = state.dequeue()
+            while next == nil {
+                condition.wait()
+                next = state.dequeue()
             }
+            let job = next!
             let waited = ContinuousClock.now - job.enqueuedAt
             let dropReason: (any Error)? =
                 job.cancelled
@@ -168,7 +195,7 @@ public final class BlockingWorkPool: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let job = Job(lane: lane, run: { continuation.resume(with: Result { try work() }) }, drop: { continuation.resume(throwing: $0) })
                 condition.lock()
-                let queued = state.jobs.count - state.head
+                let queued = state.queuedCount
                 if queued >= limits.maxQueued {
                     let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
                     condition.unlock()
@@ -190,7 +217,7 @@ public final class BlockingWorkPool: Sendable {
                 if Task.isCancelled { job.cancelled = true }
                 holder.withLock { $0 = job }
                 startIfNeeded()
-                state.jobs.append(job)
+                state.enqueue(job)
                 condition.signal()
                 condition.unlock()
             }
@@ -211,7 +238,7 @@ public final class BlockingWorkPool: Sendable {
     public func checkAdmission(lane: String?) throws {
         condition.lock()
         defer { condition.unlock() }
-        let queued = state.jobs.count - state.head
+        let queued = state.queuedCount
         if queued >= limits.maxQueued {
             let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
             throw GatehouseError(
@@ -226,7 +253,7 @@ public final class BlockingWorkPool: Sendable {
     public var queued: Int {
         condition.lock()
         defer { condition.unlock() }
-        return state.jobs.count - state.head
+        return state.queuedCount
     }
 
     /// A default width: one thread per core but one (request handling keeps a core), and no more
