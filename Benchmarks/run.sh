@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
 PORT=${PORT:-18555}
 GOOGLE_PORT=$((PORT + 1))
-BIN=.build/release/gatehouse
+BIN=${BIN:-.build/release/gatehouse}
 WORK=$(mktemp -d /tmp/gatehouse-bench.XXXXXX)
 BASE="http://127.0.0.1:$PORT"
 CORES=$(nproc)
@@ -30,7 +30,7 @@ pids+=($!)
 start_server() {
     GATEHOUSE_DATA_DIR="$WORK/data" GATEHOUSE_HTTP_PORT=$PORT GATEHOUSE_LOG_LEVEL=warning \
     GATEHOUSE_GOOGLE_CLIENT_IDS=bench-client GATEHOUSE_GOOGLE_JWKS_URL="http://127.0.0.1:$GOOGLE_PORT/certs" \
-    GATEHOUSE_ISSUER="$BASE" "$BIN" serve >"$WORK/server.log" 2>&1 &
+    GATEHOUSE_ISSUER="$BASE" GATEHOUSE_TRUSTED_PROXIES=127.0.0.1 GATEHOUSE_MAIL_COOLDOWN=1 "$BIN" serve >"$WORK/server.log" 2>&1 &
     SERVER=$!
     pids+=($SERVER)
 }
@@ -47,6 +47,8 @@ STARTUP_MS=$(( (t1 - t0) / 1000000 ))
 
 # 2. A user and an access token.
 curl -sf "$BASE/auth/signup" -H 'content-type: application/json' -d '{"email":"bench@example.com","password":"bench pass 123"}' >/dev/null
+# Mail is written by a background service just after the answer: wait for it.
+for _ in $(seq 1 100); do ls "$WORK"/data/outbox/*confirm_signup.eml >/dev/null 2>&1 && break; sleep 0.05; done
 CODE=$(grep -hoE '^ +[0-9]{6}' "$WORK"/data/outbox/*confirm_signup.eml | tail -1 | tr -d ' \r')
 curl -sf "$BASE/auth/confirm" -H 'content-type: application/json' -d "{\"email\":\"bench@example.com\",\"code\":\"$CODE\"}" >/dev/null
 ACCESS=$(curl -sf "$BASE/auth/signin" -H 'content-type: application/json' -d '{"email":"bench@example.com","password":"bench pass 123"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
@@ -112,6 +114,34 @@ wait_idle
 S_RPS=$(grep -oE "Requests/sec:\s+[0-9.]+" "$WORK/signin.out" | grep -oE "[0-9.]+$")
 row "POST /auth/signin, the 16 clients" "$S_RPS" "" "" "" "$(grep -oE 'Non-2xx or 3xx responses: [0-9]+' "$WORK/signin.out" | grep -oE '[0-9]+$' || echo 0)"
 
+# One address floods sign-in (each request a new account, a wrong password) while /health and a
+# legitimate sign-in from another address are timed: neither may wait behind the flood's hashes.
+cat >"$WORK/flood.lua" <<'LUA'
+counter = 0
+request = function()
+    counter = counter + 1
+    return wrk.format("POST", "/auth/signin", {["Content-Type"] = "application/json", ["X-Forwarded-For"] = "203.0.113.50"},
+        '{"email":"flood' .. counter .. '@example.com","password":"wrong pass 1"}')
+end
+LUA
+legit_signin_ms() { # "median max" of 5 sequential sign-ins from another address, in ms
+    for _ in 1 2 3 4 5; do
+        curl -s -o /dev/null -w '%{time_total}\n' "$BASE/auth/signin" -H 'content-type: application/json' -H 'X-Forwarded-For: 198.51.100.20' \
+            -d '{"email":"bench@example.com","password":"bench pass 123"}'
+    done | sort -n | python3 -c 'import sys; v = [float(x) * 1000 for x in sys.stdin.read().split()]; print(round(v[2]), round(v[-1]))'
+}
+read -r QUIET_MED QUIET_MAX < <(legit_signin_ms)
+wrk -t1 -c32 -d"$DURATION" -s "$WORK/flood.lua" "$BASE/auth/signin" >"$WORK/flood.out" 2>&1 &
+FLOOD=$!
+sleep 0.5
+read -r FLOOD_MED FLOOD_MAX < <(legit_signin_ms)
+read -r F_RPS F_P50 F_P90 F_P99 F_BAD < <(measure 4 "" /health);                 row "GET /health while one address floods sign-in (4)" "$F_RPS" "$F_P50" "$F_P90" "$F_P99" "$F_BAD"
+wait "$FLOOD" || true
+wait_idle
+row "POST /auth/signin, the flood (32, one address)" "$(grep -oE "Requests/sec:\s+[0-9.]+" "$WORK/flood.out" | grep -oE "[0-9.]+$")" "" "" "" "$(grep -oE 'Non-2xx or 3xx responses: [0-9]+' "$WORK/flood.out" | grep -oE '[0-9]+$' || echo 0)"
+row "5 sign-ins from another address, quiet" "" "$QUIET_MED" "" "max $QUIET_MAX" ""
+row "the same while the flood starts" "" "$FLOOD_MED" "" "max $FLOOD_MAX" ""
+
 # The signing ceiling, measured right before and right after the exchange run (shared machines drift).
 signs() { openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ {print $6}'; }
 SIGNS_BEFORE=$(signs)
@@ -135,4 +165,10 @@ print(f"/health p99 under sign-in load ÷ idle p99:   {load99/idle99:.2f}   (tar
 print(f"POST /auth/google ÷ RSA-2048 signing ceiling: {google/ceiling:.2f}   (target ≥ 0.60; ceiling = {$SIGNS:.0f} signs/s [openssl speed before {$SIGNS_BEFORE:.0f}, after {$SIGNS_AFTER:.0f}] × {$CORES} cores ÷ 2 = {ceiling:.0f}/s)")
 print(f"resident memory after the runs:              {$RSS_MB} MB (target < 100 MB; peak while hashing {$PEAK_MB} MB)")
 print(f"restart to first 200 on /health:             {$STARTUP_MS} ms (target < 1000 ms)")
+print(f"/health p99 while one address floods ÷ idle: {$F_P99/idle99:.2f}")
+print(f"sign-in from another address, flood ÷ quiet: median {$FLOOD_MED/$QUIET_MED:.2f}, max {$FLOOD_MAX/$QUIET_MAX:.2f}   ({$FLOOD_MED}/{$FLOOD_MAX} ms ÷ {$QUIET_MED}/{$QUIET_MAX} ms)")
 PY
+
+# Registered and unknown addresses must answer forgot-password and resend in the same time.
+python3 Benchmarks/enumeration_timing.py "$BASE" "${TIMING_PAIRS:-100}" forgot
+python3 Benchmarks/enumeration_timing.py "$BASE" "${TIMING_PAIRS:-100}" resend
