@@ -49,6 +49,12 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+        ], resources: [
+            // Embedded at build time: a copied `gatehouse` binary serves the contract and the web page on its own.
+            .embedInCode("Resources/openapi.yaml"),
+            .embedInCode("Resources/Web/index.html"),
+            .embedInCode("Resources/Web/app.js"),
+            .embedInCode("Resources/Web/app.css"),
         ]),
         .executableTarget(name: "gatehouse", dependencies: [
             "GatehouseServer",

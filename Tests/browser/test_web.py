@@ -4,7 +4,7 @@
     python3 Tests/browser/test_web.py        # exits non-zero on the first failure
 
 It starts the server binary (GATEHOUSE_SERVER_BINARY, default .build/debug/gatehouse) on an
-ephemeral loopback port with a fresh data directory, serving the *embedded* copy of Web/, and runs
+ephemeral loopback port with a fresh data directory, serving the *embedded* copy of Sources/GatehouseServer/Resources/Web/, and runs
 the whole email journey (codes read from the outbox), the error states, and a run with Google
 configured (its script cannot load offline: the page must say so and keep working). A screenshot
 of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console

@@ -22,7 +22,7 @@ struct WebPage: Sendable {
     init(configuration c: GatehouseConfiguration) {
         var files: [String: File] = [:]
         for (name, asset) in WebAssets.files {
-            files[name] = File(contentType: asset.contentType, bytes: Array(Data(base64Encoded: asset.base64) ?? Data()), etag: "\"\(asset.version)\"")
+            files[name] = File(contentType: asset.contentType, bytes: asset.bytes, etag: "\"\(asset.version)\"")
         }
         self.files = files
         self.liveDirectory = c.webDirectory
