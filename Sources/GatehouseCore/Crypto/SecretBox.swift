@@ -47,14 +47,3 @@ public struct SecretBox: Sendable {
         return Base64URL.encode(Array(mac.finalize()))
     }
 }
-
-/// SHA-256 helpers.
-public enum Digests {
-    public static func sha256Hex(_ string: String) -> String {
-        SHA256.hash(data: Data(string.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    public static func sha256Base64URL(_ string: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Data(string.utf8))))
-    }
-}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// `exp` (required), `nbf` and `iat` (optional), integral NumericDates checked against `now ± leeway`.
+public struct TimeClaims: Sendable {
+    public var expiresAt: Date
+    public var notBefore: Date?
+    public var issuedAt: Date?
+
+    public init(_ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String, failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }) throws(GatehouseError) {
+        func date(_ name: String) throws(GatehouseError) -> Date? {
+            guard let value = claims[name] else { return nil }
+            guard case .number(let seconds) = value, seconds.isFinite else {
+                throw failure("\(context): '\(name)' is not a number")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        guard let exp = try date("exp") else { throw failure("\(context): no exp") }
+        guard exp.timeIntervalSince(now) > -leeway else { throw failure("\(context): expired") }
+        let nbf = try date("nbf")
+        if let nbf, nbf.timeIntervalSince(now) > leeway { throw failure("\(context): not yet valid (nbf)") }
+        let iat = try date("iat")
+        if let iat, iat.timeIntervalSince(now) > leeway { throw failure("\(context): issued in the future (iat)") }
+        expiresAt = exp
+        notBefore = nbf
+        issuedAt = iat
+    }
+}
