@@ -13,10 +13,7 @@ enum AppleCallbackPage {
     static let script = #"var l=document.getElementById("continue");if(l){window.location.replace(l.getAttribute("href"));}"#
     static let style = "body{font-family:-apple-system,system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1d1d1f}main{text-align:center;padding:2rem}a{color:#0066cc}"
 
-    static let contentSecurityPolicy: String = {
-        func hash(_ text: String) -> String { "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'" }
-        return "default-src 'none'; script-src \(hash(script)); style-src \(hash(style)); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    }()
+    static let contentSecurityPolicy = ContentSecurityPolicy.pinnedInline(script: script, style: style).description
 
     static func response(redirectingTo target: String) -> Response {
         let isError = target.contains("?error=") || target.contains("&error=")

@@ -36,24 +36,8 @@ struct WebPage: Sendable {
         let template = String(decoding: files["index.html"]?.bytes ?? [], as: UTF8.self)
         index = Array(template.replacingOccurrences(of: "<!--GATEHOUSE_CONFIG-->", with: meta).utf8)
 
-        var script = ["'self'"], style = ["'self'"], frame: [String] = [], connect = ["'self'"], image = ["'self'", "data:"]
-        if c.webGoogleClientID != nil {
-            script.append("https://accounts.google.com/gsi/client")
-            style.append("https://accounts.google.com/gsi/style")
-            frame.append("https://accounts.google.com/gsi/")
-            connect.append("https://accounts.google.com/gsi/")
-            image.append("https://*.googleusercontent.com")
-        }
-        if config["apple_services_id"] != nil {
-            script.append("https://appleid.cdn-apple.com")
-            frame.append("https://appleid.apple.com")
-        }
-        contentSecurityPolicy = [
-            "default-src 'none'", "script-src \(script.joined(separator: " "))", "style-src \(style.joined(separator: " "))",
-            "img-src \(image.joined(separator: " "))", "connect-src \(connect.joined(separator: " "))",
-            "frame-src \(frame.isEmpty ? "'none'" : frame.joined(separator: " "))", "base-uri 'none'", "form-action 'self'",
-            "frame-ancestors 'none'", "object-src 'none'",
-        ].joined(separator: "; ")
+        contentSecurityPolicy = ContentSecurityPolicy.webPage(googleButton: c.webGoogleClientID != nil, appleButton: config["apple_services_id"] != nil)
+            .description
     }
 
     func headers(_ contentType: String, cache: String) -> HTTPFields {

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// The Content-Security-Policy of every page Gatehouse serves, in one place: nothing inline unless
+/// pinned by its hash, and third-party hosts only for what the configuration turns on.
+struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
+    private var directives: [(String, [String])]
+
+    var description: String {
+        directives.map { name, sources in "\(name) \(sources.isEmpty ? "'none'" : sources.joined(separator: " "))" }.joined(separator: "; ")
+    }
+
+    /// The sign-in page at `/`: its own scripts and styles, and Google's or Apple's sign-in hosts
+    /// only when that provider's button is configured.
+    /// - Parameters:
+    ///   - googleButton: The page shows Google's button (`GATEHOUSE_WEB_GOOGLE_CLIENT_ID`).
+    ///   - appleButton: The page shows Sign in with Apple JS (a services id and Apple audiences).
+    static func webPage(googleButton: Bool, appleButton: Bool) -> ContentSecurityPolicy {
+        var script = ["'self'"], style = ["'self'"], frame: [String] = [], connect = ["'self'"], image = ["'self'", "data:"]
+        if googleButton {
+            script.append("https://accounts.google.com/gsi/client")
+            style.append("https://accounts.google.com/gsi/style")
+            frame.append("https://accounts.google.com/gsi/")
+            connect.append("https://accounts.google.com/gsi/")
+            image.append("https://*.googleusercontent.com")
+        }
+        if appleButton {
+            script.append("https://appleid.cdn-apple.com")
+            frame.append("https://appleid.apple.com")
+        }
+        return ContentSecurityPolicy(directives: [
+            ("default-src", []), ("script-src", script), ("style-src", style), ("img-src", image), ("connect-src", connect),
+            ("frame-src", frame), ("base-uri", []), ("form-action", ["'self'"]), ("frame-ancestors", []), ("object-src", []),
+        ])
+    }
+
+    /// A page whose only script and style are the given inline ones, pinned by their SHA-256 (the
+    /// Apple callback page), that submits no form and cannot be framed.
+    /// - Parameters:
+    ///   - script: The page's one inline script.
+    ///   - style: The page's one inline style sheet.
+    static func pinnedInline(script: String, style: String) -> ContentSecurityPolicy {
+        func hash(_ text: String) -> String { "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'" }
+        return ContentSecurityPolicy(directives: [
+            ("default-src", []), ("script-src", [hash(script)]), ("style-src", [hash(style)]), ("base-uri", []), ("form-action", []),
+            ("frame-ancestors", []),
+        ])
+    }
+}
