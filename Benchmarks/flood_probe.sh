@@ -3,6 +3,7 @@
 # password, 32 connections): a focused check of what hashing under a flood does to /health.
 #   BIN=.build/release/gatehouse EXTRA_ENV="GATEHOUSE_THROTTLE_DELAY_MS=0" Benchmarks/flood_probe.sh
 set -u
+cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release/gatehouse}; EXTRA_ENV=${EXTRA_ENV:-}
 PORT=${PORT:-18655}; BASE=http://127.0.0.1:$PORT; WORK=$(mktemp -d)
 env $EXTRA_ENV GATEHOUSE_DATA_DIR=$WORK GATEHOUSE_HTTP_PORT=$PORT GATEHOUSE_LOG_LEVEL=warning GATEHOUSE_TRUSTED_PROXIES=127.0.0.1 $BIN serve >/dev/null 2>&1 &
@@ -10,15 +11,7 @@ S=$!
 for _ in $(seq 1 200); do curl -sf $BASE/health >/dev/null && break; sleep 0.05; done
 p99() { wrk -t1 -c4 -d"$1" --latency "$BASE/health" | awk '/ 99%/ {print $2}'; }
 IDLE=$(p99 5s)
-cat > $WORK/flood.lua <<'LUA'
-counter = 0
-request = function()
-    counter = counter + 1
-    return wrk.format("POST", "/auth/signin", {["Content-Type"] = "application/json", ["X-Forwarded-For"] = "203.0.113.50"},
-        '{"email":"flood' .. counter .. '@example.com","password":"wrong pass 1"}')
-end
-LUA
-wrk -t1 -c32 -d12s -s $WORK/flood.lua $BASE/auth/signin > $WORK/flood.out 2>&1 &
+wrk -t1 -c32 -d12s -s Benchmarks/flood.lua $BASE/auth/signin > $WORK/flood.out 2>&1 &
 F=$!
 sleep 1
 LOAD=$(p99 8s)

@@ -116,14 +116,6 @@ row "POST /auth/signin, the 16 clients" "$S_RPS" "" "" "" "$(grep -oE 'Non-2xx o
 
 # One address floods sign-in (each request a new account, a wrong password) while /health and a
 # legitimate sign-in from another address are timed: neither may wait behind the flood's hashes.
-cat >"$WORK/flood.lua" <<'LUA'
-counter = 0
-request = function()
-    counter = counter + 1
-    return wrk.format("POST", "/auth/signin", {["Content-Type"] = "application/json", ["X-Forwarded-For"] = "203.0.113.50"},
-        '{"email":"flood' .. counter .. '@example.com","password":"wrong pass 1"}')
-end
-LUA
 legit_signin_ms() { # "median max" of 5 sequential sign-ins from another address, in ms
     for _ in 1 2 3 4 5; do
         curl -s -o /dev/null -w '%{time_total}\n' "$BASE/auth/signin" -H 'content-type: application/json' -H 'X-Forwarded-For: 198.51.100.20' \
@@ -131,7 +123,7 @@ legit_signin_ms() { # "median max" of 5 sequential sign-ins from another address
     done | sort -n | python3 -c 'import sys; v = [float(x) * 1000 for x in sys.stdin.read().split()]; print(round(v[2]), round(v[-1]))'
 }
 read -r QUIET_MED QUIET_MAX < <(legit_signin_ms)
-wrk -t1 -c32 -d"$DURATION" -s "$WORK/flood.lua" "$BASE/auth/signin" >"$WORK/flood.out" 2>&1 &
+wrk -t1 -c32 -d"$DURATION" -s Benchmarks/flood.lua "$BASE/auth/signin" >"$WORK/flood.out" 2>&1 &
 FLOOD=$!
 sleep 0.5
 read -r FLOOD_MED FLOOD_MAX < <(legit_signin_ms)

@@ -162,8 +162,8 @@ struct HardeningTests {
             await #expect { try await h.pool.refresh(refreshToken: last.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
-            let principal = try await h.store.read { try await $0.refreshToken(hash: RefreshTokenCodec.hash(last.refreshToken)) }
-            #expect(principal.map { $0.expiresAt <= $0.createdAt.addingTimeInterval(60) } == true, "the successor expires with the session")
+            let record = try await h.store.read { try await $0.refreshToken(hash: RefreshTokenCodec.hash(last.refreshToken)) }
+            #expect(record.map { $0.expiresAt <= $0.createdAt.addingTimeInterval(60) } == true, "the successor expires with the session")
         }
     }
 

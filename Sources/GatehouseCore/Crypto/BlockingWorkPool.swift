@@ -181,7 +181,7 @@ public final class BlockingWorkPool: Sendable {
         condition.unlock()
     }
 
-    /// Runs `work` on the pool, in arrival order, and returns its result.
+    /// Runs `work` on the pool (round-robin across lanes, in arrival order within one) and returns its result.
     /// - Parameters:
     ///   - lane: Who the work is for (a client address), for the per-lane cap; `nil` for none.
     ///   - work: The synchronous work.
@@ -195,25 +195,12 @@ public final class BlockingWorkPool: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let job = Job(lane: lane, run: { continuation.resume(with: Result { try work() }) }, drop: { continuation.resume(throwing: $0) })
                 condition.lock()
-                let queued = state.queuedCount
-                if queued >= limits.maxQueued {
-                    let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
+                if let refusal = refusal(lane: lane) {
                     condition.unlock()
-                    continuation.resume(
-                        throwing: GatehouseError(
-                            .unavailable, "The server is busy. Try again shortly.", retryAfter: max(1, retryAfter),
-                            cause: "password hashing queue full (\(queued) waiting)"))
+                    continuation.resume(throwing: refusal)
                     return
                 }
-                if let lane {
-                    let inFlight = state.perLane[lane] ?? 0
-                    guard inFlight < limits.perLane else {
-                        condition.unlock()
-                        continuation.resume(throwing: GatehouseError.tooManyRequests(retryAfter: max(1, Int(state.averageJobSeconds.rounded(.up)))))
-                        return
-                    }
-                    state.perLane[lane] = inFlight + 1
-                }
+                if let lane { state.perLane[lane, default: 0] += 1 }
                 if Task.isCancelled { job.cancelled = true }
                 holder.withLock { $0 = job }
                 startIfNeeded()
@@ -238,15 +225,21 @@ public final class BlockingWorkPool: Sendable {
     public func checkAdmission(lane: String?) throws {
         condition.lock()
         defer { condition.unlock() }
+        if let refusal = refusal(lane: lane) { throw refusal }
+    }
+
+    /// Why a job for `lane` would be refused now (call with the lock held), or `nil`.
+    private func refusal(lane: String?) -> GatehouseError? {
         let queued = state.queuedCount
         if queued >= limits.maxQueued {
             let retryAfter = Int((Double(queued) * state.averageJobSeconds / Double(width)).rounded(.up))
-            throw GatehouseError(
+            return GatehouseError(
                 .unavailable, "The server is busy. Try again shortly.", retryAfter: max(1, retryAfter), cause: "password hashing queue full (\(queued) waiting)")
         }
         if let lane, (state.perLane[lane] ?? 0) >= limits.perLane {
-            throw GatehouseError.tooManyRequests(retryAfter: max(1, Int(state.averageJobSeconds.rounded(.up))))
+            return GatehouseError.tooManyRequests(retryAfter: max(1, Int(state.averageJobSeconds.rounded(.up))))
         }
+        return nil
     }
 
     /// Jobs waiting for a thread.
