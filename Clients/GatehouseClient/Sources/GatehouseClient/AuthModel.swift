@@ -8,7 +8,9 @@ import Observation
 @MainActor
 @Observable
 public final class AuthModel {
+    /// Whether a session is stored; it follows the client's ``AuthEvent``s (an expired session sets it to `false`).
     public private(set) var isAuthenticated = false
+    /// An action is under way; disable its buttons meanwhile.
     public private(set) var isLoading = false
     /// A message to show, from the last failed action (cleared when the next one starts).
     public var errorMessage: String?
@@ -20,12 +22,18 @@ public final class AuthModel {
     public private(set) var pendingEmail: String?
     /// A reset code was sent to ``pendingEmail``.
     public private(set) var awaitingResetCode = false
+    /// The signed-in user's profile, loaded after sign-in and by ``loadProfile()``; `nil` when signed out.
     public private(set) var profile: Profile?
 
+    /// The client the actions call; use it directly for anything the model does not cover (``GatehouseClient/send(_:)``).
     public let client: GatehouseClient
     // Written once in init, cancelled in deinit (which is not main-actor isolated before Swift 6.2).
     @ObservationIgnored nonisolated(unsafe) private var listener: Task<Void, Never>?
 
+    /// A model driven by `client`, following its auth events for as long as the model lives.
+    /// Call ``restore()`` at launch.
+    ///
+    /// - Parameter client: The client whose session the model shows.
     public init(client: GatehouseClient) {
         self.client = client
         let events = client.events
@@ -47,6 +55,12 @@ public final class AuthModel {
         if isAuthenticated { await loadProfile() }
     }
 
+    /// Signs in and loads the profile. An unconfirmed account sets ``needsConfirmation`` and
+    /// ``pendingEmail`` (show the code screen); other failures set ``errorMessage``.
+    ///
+    /// - Parameters:
+    ///   - email: The account's address.
+    ///   - password: The account's password.
     public func signIn(email: String, password: String) async {
         await perform {
             do {
@@ -60,6 +74,13 @@ public final class AuthModel {
         }
     }
 
+    /// Creates the account; on success ``pendingEmail`` is set and ``needsConfirmation`` says whether to
+    /// show the code screen next (then call ``confirm(code:password:)``).
+    ///
+    /// - Parameters:
+    ///   - email: The address to register.
+    ///   - password: The new password; a policy failure shows the server's message.
+    ///   - fullName: An optional display name.
     public func signUp(email: String, password: String, fullName: String? = nil) async {
         await perform {
             let result = try await client.signUp(email: email, password: password, fullName: fullName)
@@ -69,6 +90,10 @@ public final class AuthModel {
     }
 
     /// Confirms the pending sign-up; with `password` it also signs in.
+    ///
+    /// - Parameters:
+    ///   - code: The code from the sign-up mail.
+    ///   - password: The password just chosen, to sign in straight after; `nil` leaves the user signed out.
     public func confirm(code: String, password: String? = nil) async {
         guard let email = pendingEmail else { return fail("Start by signing up.") }
         await perform {
@@ -81,11 +106,15 @@ public final class AuthModel {
         }
     }
 
+    /// Mails a new confirmation code to ``pendingEmail`` (at most one a minute; sooner shows a wait message).
     public func resendCode() async {
         guard let email = pendingEmail else { return fail("Start by signing up.") }
         await perform { try await client.resendCode(email: email) }
     }
 
+    /// Mails a reset code; on success ``awaitingResetCode`` is set (show the new-password screen next).
+    ///
+    /// - Parameter email: The account's address; unknown addresses look the same to the user.
     public func forgotPassword(email: String) async {
         await perform {
             try await client.forgotPassword(email: email)
@@ -94,6 +123,12 @@ public final class AuthModel {
         }
     }
 
+    /// Sets the new password with the code sent to ``pendingEmail``; the user then signs in with it
+    /// (every session of the account has ended).
+    ///
+    /// - Parameters:
+    ///   - code: The code from the reset mail.
+    ///   - newPassword: The new password.
     public func resetPassword(code: String, newPassword: String) async {
         guard let email = pendingEmail else { return fail("Ask for a reset code first.") }
         await perform {
@@ -102,13 +137,28 @@ public final class AuthModel {
         }
     }
 
+    /// Exchanges Sign in with Apple's credential for a session and loads the profile.
+    ///
+    /// - Parameters:
+    ///   - identityToken: The credential's identity token, as a string.
+    ///   - authorizationCode: The credential's authorization code, as a string.
+    ///   - nonce: The nonce whose ``Nonce/hashed`` was set on the Apple request.
+    ///   - email: The address Apple shared (first authorisation only).
+    ///   - fullName: The name Apple shared (first authorisation only), formatted for display.
     public func signInWithApple(identityToken: String, authorizationCode: String?, nonce: Nonce, email: String?, fullName: String?) async {
         await perform {
-            try await client.signInWithApple(identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: nonce.raw, email: email, fullName: fullName)
+            try await client.signInWithApple(
+                identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: nonce.raw, email: email, fullName: fullName)
             try await signedIn()
         }
     }
 
+    /// Exchanges a Google ID token for a session and loads the profile.
+    ///
+    /// - Parameters:
+    ///   - idToken: The Google ID token.
+    ///   - nonce: The nonce whose ``Nonce/hashed`` went to Google, if any.
+    ///   - fullName: A display name to use when none is known.
     public func signInWithGoogle(idToken: String, nonce: Nonce?, fullName: String? = nil) async {
         await perform {
             try await client.signInWithGoogle(idToken: idToken, rawNonce: nonce?.raw, fullName: fullName)
@@ -116,18 +166,24 @@ public final class AuthModel {
         }
     }
 
+    /// Sets (or with `nil` clears) the display name and updates ``profile``.
+    ///
+    /// - Parameter fullName: The new name, or `nil`.
     public func updateName(_ fullName: String?) async {
         await perform { profile = try await client.updateProfile(fullName: fullName) }
     }
 
+    /// Signs out on this device; the state follows through ``AuthEvent/signedOut``.
     public func signOut() async {
         await perform { try await client.signOut() }
     }
 
+    /// Deletes the account; the state follows through ``AuthEvent/userDeleted``. Confirm with the user first.
     public func deleteAccount() async {
         await perform { try await client.deleteAccount() }
     }
 
+    /// Reloads ``profile`` from the server.
     public func loadProfile() async {
         await perform { profile = try await client.currentUser() }
     }
@@ -175,6 +231,10 @@ public final class AuthModel {
     }
 
     /// Words for people, by the contract's codes.
+    ///
+    /// - Parameter error: What an SDK call threw.
+    /// - Returns: A sentence to show: fixed words for the common codes, the server's (safe) message for
+    ///   policy failures and conflicts, and the wait time for `too_many_requests` when the server gave one.
     public static func message(for error: GatehouseError) -> String {
         switch error {
         case .transport: return "Can't reach the server. Check your connection and try again."

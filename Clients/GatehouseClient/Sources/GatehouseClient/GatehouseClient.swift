@@ -9,27 +9,27 @@ import FoundationNetworking
 /// A network failure never signs the user out; only the server refusing the refresh token
 /// (`invalid_grant`) does, with ``AuthEvent/sessionExpired``.
 public actor GatehouseClient {
-    public struct Configuration: Sendable {
-        /// The server's base URL, e.g. `https://auth.example.com`.
-        public var baseURL: URL
-        /// Refresh when the access token has less than this many seconds left.
-        public var refreshLeeway: TimeInterval
-
-        public init(baseURL: URL, refreshLeeway: TimeInterval = 60) {
-            self.baseURL = baseURL
-            self.refreshLeeway = refreshLeeway
-        }
-    }
-
+    /// The server and refresh settings this client was made with.
     public let configuration: Configuration
-    private let transport: any HTTPTransport
-    private let store: any TokenStore
-    private let now: @Sendable () -> Date
-    private let hub = EventHub()
-    private var session: Session?
-    private var loaded = false
-    private var refreshing: Task<Session, Error>?
+    // Shared with the extensions in GatehouseClient+Session.swift and GatehouseClient+Requests.swift.
+    let transport: any HTTPTransport
+    let store: any TokenStore
+    let now: @Sendable () -> Date
+    let hub = EventHub()
+    /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
+    var session: Session?
+    var loaded = false
+    /// The refresh under way, shared by every caller that needs one meanwhile.
+    var refreshing: Task<Session, Error>?
 
+    /// A client with every part chosen: tests pass a stub transport and a fixed clock, apps usually
+    /// only a store (``KeychainTokenStore``, ``FileTokenStore``).
+    ///
+    /// - Parameters:
+    ///   - configuration: The server's base URL and the refresh leeway.
+    ///   - store: Where the session is kept between launches; in memory by default (signed out on relaunch).
+    ///   - transport: What sends the HTTP requests; an ephemeral `URLSession` by default.
+    ///   - now: The clock used to decide when the access token needs a refresh.
     public init(
         configuration: Configuration, store: any TokenStore = InMemoryTokenStore(), transport: any HTTPTransport = URLSessionTransport(),
         now: @escaping @Sendable () -> Date = Date.init
@@ -41,6 +41,8 @@ public actor GatehouseClient {
     }
 
     /// A client for `baseURL` keeping its session in the Keychain (Apple platforms) or in memory.
+    ///
+    /// - Parameter baseURL: The server's base URL, e.g. `https://auth.example.com`.
     public init(baseURL: URL) {
         #if canImport(Security)
         self.init(configuration: Configuration(baseURL: baseURL), store: KeychainTokenStore())
@@ -57,41 +59,97 @@ public actor GatehouseClient {
         get throws { try loadedSession() }
     }
 
+    /// Whether a session is stored (no network; the session may still turn out to be revoked or expired).
+    /// A store that cannot be read counts as signed out.
     public var isSignedIn: Bool { (try? loadedSession()) != nil }
 
     // MARK: Email and password
 
+    /// Creates an account and has the server mail a confirmation code; it does not sign in.
+    ///
+    /// The answer is the same for an address that is already registered (its owner gets a notice instead),
+    /// so follow it with the confirmation screen in every case.
+    ///
+    /// - Parameters:
+    ///   - email: The address to register; the code goes there.
+    ///   - password: The new password (8 characters with a digit by default; common ones are refused).
+    ///   - fullName: An optional display name.
+    /// - Returns: Where the code went, and whether the account is already confirmed.
+    /// - Throws: ``GatehouseError``: `invalidRequest` (a bad email), `invalidPassword` (the policy; show the
+    ///   message), `tooManyRequests` (the mail cool-down), or a transport failure.
     public func signUp(email: String, password: String, fullName: String? = nil) async throws -> SignUpResult {
         var body: [String: String] = ["email": email, "password": password]
         if let fullName { body["full_name"] = fullName }
         return try decode(SignUpResult.self, try await call("POST", "/auth/signup", body: body))
     }
 
+    /// Confirms the address with the code from the sign-up mail; afterwards the user can sign in.
+    ///
+    /// - Parameters:
+    ///   - email: The address the code went to.
+    ///   - code: The 6-digit code (spaces and a dash are ignored by the server).
+    /// - Throws: ``GatehouseError``: `codeMismatch` (a wrong code; a code survives 5 wrong guesses),
+    ///   `codeExpired` (ask for a new one with ``resendCode(email:)``), `tooManyRequests`, or a transport failure.
     public func confirmSignUp(email: String, code: String) async throws {
         _ = try await call("POST", "/auth/confirm", body: ["email": email, "code": code])
     }
 
     @discardableResult
+    /// Mails a new confirmation code (at most one code mail per address per minute).
+    ///
+    /// - Parameter email: The address that signed up; unknown addresses get the same answer.
+    /// - Returns: Where the code went (masked).
+    /// - Throws: ``GatehouseError``: `tooManyRequests` during the cool-down (wait ``ServerError/retryAfter``),
+    ///   `invalidRequest`, or a transport failure.
     public func resendCode(email: String) async throws -> CodeDelivery {
         try decode(DeliveryEnvelope.self, try await call("POST", "/auth/resend-code", body: ["email": email])).codeDelivery
     }
 
     @discardableResult
+    /// Signs in with email and password, stores the session and emits ``AuthEvent/signedIn``.
+    ///
+    /// - Parameters:
+    ///   - email: The account's address.
+    ///   - password: The account's password.
+    /// - Returns: The new session (already stored; there is nothing to do with it).
+    /// - Throws: ``GatehouseError``: `invalidCredentials` (wrong email or password, the same for unknown
+    ///   addresses), `userNotConfirmed` (the password was right but the code was never confirmed: show the
+    ///   confirmation screen), `tooManyRequests` (failed attempts are throttled), or a transport failure.
     public func signIn(email: String, password: String) async throws -> Session {
         try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password])).session
     }
 
     @discardableResult
+    /// Mails a password reset code; shares the one-mail-per-minute cool-down with ``resendCode(email:)``.
+    ///
+    /// - Parameter email: The account's address; unknown addresses get the same answer.
+    /// - Returns: Where the code went (masked).
+    /// - Throws: ``GatehouseError``: `tooManyRequests`, `invalidRequest`, or a transport failure.
     public func forgotPassword(email: String) async throws -> CodeDelivery {
         try decode(DeliveryEnvelope.self, try await call("POST", "/auth/password/forgot", body: ["email": email])).codeDelivery
     }
 
     /// Sets a new password with the emailed code. Every session ends; sign in again afterwards.
+    /// It also confirms an account that was never confirmed (the code proves the address).
+    ///
+    /// - Parameters:
+    ///   - email: The address the reset code went to.
+    ///   - code: The 6-digit code from the mail.
+    ///   - newPassword: The new password (the same policy as sign-up).
+    /// - Throws: ``GatehouseError``: `codeMismatch`, `codeExpired` (ask for a new code), `invalidPassword`
+    ///   (show the message), `tooManyRequests`, or a transport failure.
     public func resetPassword(email: String, code: String, newPassword: String) async throws {
         _ = try await call("POST", "/auth/password/reset", body: ["email": email, "code": code, "new_password": newPassword])
     }
 
     /// Changes the signed-in user's password; their other sessions end, this one stays.
+    ///
+    /// - Parameters:
+    ///   - current: The password now in use.
+    ///   - new: The new password (the same policy as sign-up).
+    /// - Throws: ``GatehouseError``: `invalidCredentials` (a wrong `current`; it counts as a failed sign-in),
+    ///   `invalidPassword`, `tooManyRequests`, `notSignedIn`, `invalidGrant` when the session has ended, or a
+    ///   transport failure.
     public func changePassword(current: String, new: String) async throws {
         _ = try await authorized("POST", "/auth/password/change", body: ["current_password": current, "new_password": new])
     }
@@ -100,8 +158,22 @@ public actor GatehouseClient {
 
     /// Exchanges Sign in with Apple's result for a session. `rawNonce` is the ``Nonce/raw`` whose hash
     /// went into the Apple request; `email` and `fullName` come only on the first authorisation.
+    ///
+    /// - Parameters:
+    ///   - identityToken: `ASAuthorizationAppleIDCredential.identityToken`, as a string.
+    ///   - authorizationCode: `authorizationCode`, as a string; with it the server can revoke the user's
+    ///     Apple tokens when the account is deleted, as the App Store requires.
+    ///   - rawNonce: The ``Nonce/raw`` of the nonce whose ``Nonce/hashed`` went to Apple, or `nil` if none did.
+    ///   - email: The address Apple shared, a hint only (the address comes from the verified token).
+    ///   - fullName: The name Apple shared; it becomes the display name when none is known.
+    /// - Returns: The stored session and whether the account was just created.
+    /// - Throws: ``GatehouseError``: `invalidToken` (the token failed verification, e.g. a nonce mismatch),
+    ///   `providerDisabled` (Apple is not configured on the server), `conflict` (with Cognito, the address
+    ///   belongs to a password account: sign in with the password), `upstreamUnavailable`, or a transport failure.
     @discardableResult
-    public func signInWithApple(identityToken: String, authorizationCode: String?, rawNonce: String?, email: String? = nil, fullName: String? = nil) async throws -> SignInResult {
+    public func signInWithApple(
+        identityToken: String, authorizationCode: String?, rawNonce: String?, email: String? = nil, fullName: String? = nil
+    ) async throws -> SignInResult {
         var body = ["identity_token": identityToken]
         body["authorization_code"] = authorizationCode
         body["nonce"] = rawNonce
@@ -111,6 +183,15 @@ public actor GatehouseClient {
     }
 
     /// Exchanges a Google ID token (from GoogleSignIn or Credential Manager) for a session.
+    ///
+    /// - Parameters:
+    ///   - idToken: The Google ID token.
+    ///   - rawNonce: The ``Nonce/raw`` of the nonce whose ``Nonce/hashed`` went to Google, or `nil` if none did.
+    ///   - fullName: A display name to use when none is known.
+    /// - Returns: The stored session and whether the account was just created.
+    /// - Throws: ``GatehouseError``: `invalidToken`, `providerDisabled`, `conflict` (see
+    ///   ``signInWithApple(identityToken:authorizationCode:rawNonce:email:fullName:)``), `upstreamUnavailable`,
+    ///   or a transport failure.
     @discardableResult
     public func signInWithGoogle(idToken: String, rawNonce: String?, fullName: String? = nil) async throws -> SignInResult {
         var body = ["id_token": idToken]
@@ -122,225 +203,63 @@ public actor GatehouseClient {
     /// The URL that starts Sign in with Apple in a browser (web and Android-style flows); open it in
     /// an `ASWebAuthenticationSession` with callback scheme = the server's app scheme. The flow must
     /// finish in the browser session that opened this URL (the server binds it with a cookie).
+    ///
+    /// - Parameters:
+    ///   - pkce: A fresh pair; keep its ``PKCE/verifier`` for ``redeemHandoff(code:codeVerifier:)``.
+    ///   - nonce: A nonce to bind into Apple's token; the server makes one when `nil`.
+    /// - Returns: `GET /auth/apple/authorize` with the PKCE challenge (and the raw nonce) in the query.
     public nonisolated func appleAuthorizeURL(pkce: PKCE, nonce: Nonce? = nil) -> URL {
         var components = URLComponents(url: configuration.baseURL.appendingPathComponent("auth/apple/authorize"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: "S256")]
+        components.queryItems = [
+            URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: "S256"),
+        ]
         if let nonce { components.queryItems?.append(URLQueryItem(name: "nonce", value: nonce.raw)) }
         return components.url!
     }
 
     /// Redeems the hand-off code from `<scheme>://apple-callback?code=…` with the PKCE verifier.
+    /// The code is single use and lives 60 seconds; a wrong verifier spends it.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` query item of the callback URL (an `error` item instead means the flow failed).
+    ///   - codeVerifier: The ``PKCE/verifier`` of the pair given to ``appleAuthorizeURL(pkce:nonce:)``.
+    /// - Returns: The stored session and whether the account was just created.
+    /// - Throws: ``GatehouseError``: `invalidGrant` (the code is unknown, used, expired, or the verifier is
+    ///   wrong: start the flow again), `invalidRequest`, or a transport failure.
     @discardableResult
     public func redeemHandoff(code: String, codeVerifier: String) async throws -> SignInResult {
         try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]))
     }
 
-    // MARK: Session
-
-    /// Refreshes now (sharing a refresh already under way). `invalid_grant` ends the session.
-    @discardableResult
-    public func refresh() async throws -> Session {
-        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
-        return try await refreshed(from: current)
-    }
-
-    /// A valid access token: the stored one, or a refreshed one when it is about to expire.
-    public func validAccessToken() async throws -> String {
-        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
-        if current.isExpiring(at: now(), leeway: configuration.refreshLeeway) {
-            return try await refreshed(from: current).accessToken
-        }
-        return current.accessToken
-    }
-
-    /// Signs out: the server ends the session; locally the session is gone whatever the network says.
-    public func signOut() async throws {
-        guard let current = try loadedSession() else { return }
-        try end(.signedOut)
-        _ = try? await call("POST", "/auth/signout", body: ["refresh_token": current.refreshToken])
-    }
-
-    /// Ends every session of the user on every device.
-    public func signOutEverywhere() async throws {
-        _ = try await authorized("POST", "/auth/signout/all", body: nil)
-        try end(.signedOut)
-    }
-
     // MARK: Profile
 
+    /// The signed-in user's profile (`GET /me`); the server creates it on the first call.
+    ///
+    /// - Returns: The profile.
+    /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended: sign in again),
+    ///   `unauthorized` (the token was refused even after a refresh), or a transport failure.
     public func currentUser() async throws -> Profile {
         try decode(Profile.self, try await authorized("GET", "/me", body: nil))
     }
 
     /// Sets the display name (`nil` clears it).
+    ///
+    /// - Parameter fullName: The new name (at most 256 characters), or `nil` to clear it.
+    /// - Returns: The updated profile.
+    /// - Throws: ``GatehouseError``: `invalidRequest` (too long), `notSignedIn`, `invalidGrant`, or a
+    ///   transport failure.
     public func updateProfile(fullName: String?) async throws -> Profile {
         let body = try JSONSerialization.data(withJSONObject: ["full_name": fullName.map { $0 as Any } ?? NSNull()])
         return try decode(Profile.self, try await authorized("PATCH", "/me", rawBody: body))
     }
 
-    /// Deletes the account and everything of it (the App Store requires offering this).
+    /// Deletes the account and everything of it (the App Store requires offering this); the session is
+    /// cleared and ``AuthEvent/userDeleted`` emitted. Ask the user to confirm first: it cannot be undone.
+    ///
+    /// - Throws: ``GatehouseError``: `notSignedIn`, a transport failure (nothing was deleted; the user is still
+    ///   signed in), or `invalidGrant` (the session had already ended and is cleared: sign in, then delete).
     public func deleteAccount() async throws {
         _ = try await authorized("DELETE", "/me", body: nil)
         try end(.userDeleted)
-    }
-
-    /// Sends a request to your own API with the bearer token; after a 401 it refreshes once and retries.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let token = try await validAccessToken()
-        var first = request
-        first.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (data, response) = try await transmit(first)
-        guard response.statusCode == 401 else { return (data, response) }
-        let fresh = try await refreshAfterRejection(of: token)
-        var second = request
-        second.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
-        return try await transmit(second)
-    }
-
-    // MARK: Internals
-
-    private struct DeliveryEnvelope: Decodable { var codeDelivery: CodeDelivery }
-
-    private struct TokenResponse: Decodable {
-        var idToken: String
-        var accessToken: String
-        var refreshToken: String
-        var expiresIn: Double
-        var isNewUser: Bool?
-    }
-
-    private func loadedSession() throws -> Session? {
-        if !loaded {
-            session = try store.load()
-            loaded = true
-        }
-        return session
-    }
-
-    private func keep(_ new: Session) throws {
-        try store.save(new)
-        session = new
-        loaded = true
-    }
-
-    private func end(_ event: AuthEvent) throws {
-        session = nil
-        loaded = true
-        refreshing = nil
-        try store.clear()
-        hub.emit(event)
-    }
-
-    private func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
-        let tokens = try decode(TokenResponse.self, data)
-        let session = Session(
-            idToken: tokens.idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            // Whole seconds, rounded down: it survives any store's round trip exactly and errs early.
-            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down)))
-        return (session, tokens.isNewUser)
-    }
-
-    private func begin(_ data: Data) async throws -> SignInResult {
-        let (new, isNewUser) = try sessionFrom(data)
-        try keep(new)
-        hub.emit(.signedIn)
-        return SignInResult(session: new, isNewUser: isNewUser)
-    }
-
-    /// One refresh at a time: callers arriving while one runs share its result.
-    private func refreshed(from current: Session) async throws -> Session {
-        if let refreshing { return try await refreshing.value }
-        let task = Task { try await self.performRefresh(current) }
-        refreshing = task
-        defer { if refreshing == task { refreshing = nil } }
-        return try await task.value
-    }
-
-    private func performRefresh(_ current: Session) async throws -> Session {
-        do {
-            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: ["refresh_token": current.refreshToken]))
-            // A sign-out while the refresh was in flight wins.
-            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
-            try keep(new)
-            hub.emit(.tokenRefreshed)
-            return new
-        } catch let error as GatehouseError where error.code == .invalidGrant {
-            if session?.refreshToken == current.refreshToken { try end(.sessionExpired) }
-            throw error
-        }
-    }
-
-    /// After a 401: refresh unless another caller already replaced the rejected token.
-    private func refreshAfterRejection(of token: String) async throws -> String {
-        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
-        if current.accessToken != token { return current.accessToken }
-        return try await refreshed(from: current).accessToken
-    }
-
-    private func authorized(_ method: String, _ path: String, body: [String: String]?) async throws -> Data {
-        try await authorized(method, path, rawBody: try body.map { try JSONSerialization.data(withJSONObject: $0) })
-    }
-
-    private func authorized(_ method: String, _ path: String, rawBody: Data?) async throws -> Data {
-        let (data, response) = try await send(request(method, path, rawBody))
-        return try checked(data, response)
-    }
-
-    private func call(_ method: String, _ path: String, body: [String: String]?) async throws -> Data {
-        let (data, response) = try await transmit(request(method, path, try body.map { try JSONSerialization.data(withJSONObject: $0) }))
-        return try checked(data, response)
-    }
-
-    private func request(_ method: String, _ path: String, _ body: Data?) -> URLRequest {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(String(path.dropFirst())))
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        return request
-    }
-
-    private func transmit(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        do {
-            return try await transport.send(request)
-        } catch let error as GatehouseError {
-            throw error
-        } catch {
-            throw GatehouseError.transport(error.localizedDescription)
-        }
-    }
-
-    private func checked(_ data: Data, _ response: HTTPURLResponse) throws -> Data {
-        if (200..<300).contains(response.statusCode) { return data }
-        throw GatehouseError.server(ServerError.decode(data, response))
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        do {
-            return try Self.decoder.decode(type, from: data)
-        } catch {
-            throw GatehouseError.invalidResponse("\(T.self): \(error)")
-        }
-    }
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-}
-
-extension ServerError {
-    static func decode(_ data: Data, _ response: HTTPURLResponse) -> ServerError {
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        let error = object?["error"] as? [String: Any]
-        let code = (error?["code"] as? String).map(ErrorCode.init(rawValue:)) ?? .other("http_\(response.statusCode)")
-        return ServerError(
-            code: code, message: error?["message"] as? String ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
-            status: response.statusCode, requestID: response.value(forHTTPHeaderField: "X-Request-Id"),
-            retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
     }
 }

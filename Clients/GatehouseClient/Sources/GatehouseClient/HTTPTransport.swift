@@ -5,6 +5,12 @@ import FoundationNetworking
 
 /// Sends one HTTP request. The default is ``URLSessionTransport``; tests pass a stub.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response whatever its status (the client reads error bodies itself).
+    ///
+    /// - Parameter request: The request, with method, headers and body set.
+    /// - Returns: The body (empty when there is none) and the HTTP response.
+    /// - Throws: Only when no HTTP response arrived (no network, timeout, TLS failure); the client turns
+    ///   it into ``GatehouseError/transport(_:)``, which keeps the session.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
@@ -13,6 +19,11 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     // URLSession is thread-safe; it is not marked Sendable on every platform.
     private let session: URLSession
 
+    /// A transport over `session`, or over a new ephemeral session that stores no cookies and caches nothing.
+    ///
+    /// - Parameters:
+    ///   - session: The session to use; `nil` makes the ephemeral one (the usual choice).
+    ///   - timeout: The request timeout in seconds for the ephemeral session; ignored when `session` is given.
     public init(session: URLSession? = nil, timeout: TimeInterval = 30) {
         if let session {
             self.session = session
@@ -25,6 +36,12 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// Sends `request` with a data task.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The body (empty when there is none) and the HTTP response, whatever its status.
+    /// - Throws: The `URLSession` error when the request failed before a response (`URLError`), or
+    ///   `URLError(.badServerResponse)` when the answer was not HTTP.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: request) { data, response, error in

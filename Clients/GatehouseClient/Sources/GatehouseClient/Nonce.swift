@@ -8,10 +8,15 @@ public struct Nonce: Sendable, Equatable {
     /// Lowercase hex SHA-256 of ``raw``. Pass this to `ASAuthorizationAppleIDRequest.nonce` or GoogleSignIn.
     public let hashed: String
 
+    /// A fresh nonce from the system's CSPRNG. Make one per sign-in attempt and keep it until the
+    /// provider answers; reusing one weakens the replay protection it exists for.
     public init() {
         self.init(raw: Base64URL.encode(RandomBytes.make(32)))
     }
 
+    /// The nonce whose raw value is `raw` (tests, or a raw value generated elsewhere).
+    ///
+    /// - Parameter raw: The value sent to Gatehouse; ``hashed`` is computed from it.
     public init(raw: String) {
         self.raw = raw
         self.hashed = SHA256.hex(SHA256.hash(Array(raw.utf8)))
@@ -21,13 +26,20 @@ public struct Nonce: Sendable, Equatable {
 /// A PKCE pair (RFC 7636, S256) for the Apple web hand-off: the challenge goes to
 /// `GET /auth/apple/authorize`, the verifier to `POST /auth/handoff`.
 public struct PKCE: Sendable, Equatable {
+    /// The secret half (43 base64url characters): keep it in memory and send it only to `POST /auth/handoff`,
+    /// through ``GatehouseClient/redeemHandoff(code:codeVerifier:)``.
     public let verifier: String
+    /// base64url(SHA-256(``verifier``)), the public half that goes into the authorize URL.
     public let challenge: String
 
+    /// A fresh pair from the system's CSPRNG; make one per browser sign-in.
     public init() {
         self.init(verifier: Base64URL.encode(RandomBytes.make(32)))
     }
 
+    /// The pair for a given verifier (tests, or a verifier generated elsewhere).
+    ///
+    /// - Parameter verifier: 43 to 128 characters of `[A-Za-z0-9-._~]` (RFC 7636); the server refuses others.
     public init(verifier: String) {
         self.verifier = verifier
         self.challenge = Base64URL.encode(SHA256.hash(Array(verifier.utf8)))

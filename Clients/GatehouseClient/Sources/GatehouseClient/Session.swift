@@ -1,13 +1,26 @@
 import Foundation
 
 /// The tokens of a signed-in user, as the server issued them.
+///
+/// The client keeps it in its ``TokenStore`` and refreshes it on its own; apps rarely need to read it
+/// (call ``GatehouseClient/validAccessToken()`` or ``GatehouseClient/send(_:)`` instead).
 public struct Session: Codable, Sendable, Equatable {
+    /// The ID token (an RS256 JWT with the user's `sub`, `email` and `name`), for code that wants the claims.
     public var idToken: String
+    /// The access token to send as `Authorization: Bearer …`; it lives `expires_in` seconds.
     public var accessToken: String
+    /// The opaque refresh token; it rotates on every refresh, so always keep the latest one.
     public var refreshToken: String
     /// When the access token expires (from `expires_in` at issue time).
     public var expiresAt: Date
 
+    /// A session from its parts (tests, or migrating a session kept elsewhere).
+    ///
+    /// - Parameters:
+    ///   - idToken: The ID token.
+    ///   - accessToken: The access token.
+    ///   - refreshToken: The refresh token.
+    ///   - expiresAt: When the access token expires.
     public init(idToken: String, accessToken: String, refreshToken: String, expiresAt: Date) {
         self.idToken = idToken
         self.accessToken = accessToken
@@ -16,6 +29,11 @@ public struct Session: Codable, Sendable, Equatable {
     }
 
     /// Whether the access token expires within `leeway` seconds of `now`.
+    ///
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - leeway: How many seconds before expiry count as expiring.
+    /// - Returns: `true` when the access token should be refreshed before use.
     public func isExpiring(at now: Date, leeway: TimeInterval) -> Bool {
         expiresAt.timeIntervalSince(now) <= leeway
     }
@@ -23,6 +41,7 @@ public struct Session: Codable, Sendable, Equatable {
 
 /// The result of a sign-in: the session and, for Apple and Google, whether the account is new.
 public struct SignInResult: Sendable, Equatable {
+    /// The session now stored by the client.
     public var session: Session
     /// `true` the first time this Apple or Google identity signs in; `nil` for email and password.
     public var isNewUser: Bool?

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The session: refresh (one at a time), sign-out, authorised requests, and where the stored session lives.
+extension GatehouseClient {
+    // MARK: Session
+
+    /// Refreshes now (sharing a refresh already under way). `invalid_grant` ends the session.
+    /// There is rarely a need to: ``validAccessToken()`` and ``send(_:)`` refresh ahead of expiry.
+    ///
+    /// - Returns: The new session (already stored); ``AuthEvent/tokenRefreshed`` is emitted.
+    /// - Throws: ``GatehouseError``: `notSignedIn`; `invalidGrant` when the server refused the refresh token
+    ///   (the session is cleared and ``AuthEvent/sessionExpired`` emitted: show sign-in); a transport failure
+    ///   keeps the session, so try again later.
+    @discardableResult
+    public func refresh() async throws -> Session {
+        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
+        return try await refreshed(from: current)
+    }
+
+    /// A valid access token: the stored one, or a refreshed one when it is about to expire.
+    /// Use it for requests you send yourself; ``send(_:)`` does this and the retry after a 401 for you.
+    ///
+    /// - Returns: An access token with more than ``Configuration/refreshLeeway`` seconds left.
+    /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended), or a transport failure
+    ///   from the refresh (the session is kept).
+    public func validAccessToken() async throws -> String {
+        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
+        if current.isExpiring(at: now(), leeway: configuration.refreshLeeway) {
+            return try await refreshed(from: current).accessToken
+        }
+        return current.accessToken
+    }
+
+    /// Signs out: the server ends the session; locally the session is gone whatever the network says.
+    /// Emits ``AuthEvent/signedOut``; without a session it does nothing.
+    ///
+    /// - Throws: Only when the ``TokenStore`` cannot be read or cleared; network failures are ignored.
+    public func signOut() async throws {
+        guard let current = try loadedSession() else { return }
+        try end(.signedOut)
+        _ = try? await call("POST", "/auth/signout", body: ["refresh_token": current.refreshToken])
+    }
+
+    /// Ends every session of the user on every device, then this one locally (emitting ``AuthEvent/signedOut``).
+    ///
+    /// - Throws: ``GatehouseError``: `notSignedIn`, a transport failure (nothing ended; the user is still signed
+    ///   in here), or `invalidGrant` (the session had already ended and is cleared).
+    public func signOutEverywhere() async throws {
+        _ = try await authorized("POST", "/auth/signout/all", body: nil)
+        try end(.signedOut)
+    }
+
+    /// Sends a request to your own API with the bearer token; after a 401 it refreshes once and retries.
+    ///
+    /// - Parameter request: The request to your API; its `Authorization` header is set here.
+    /// - Returns: Your API's answer, whatever its status (a second 401 included).
+    /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended), or a transport
+    ///   failure; your API's own error statuses are returned, not thrown.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let token = try await validAccessToken()
+        var first = request
+        first.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await transmit(first)
+        guard response.statusCode == 401 else { return (data, response) }
+        let fresh = try await refreshAfterRejection(of: token)
+        var second = request
+        second.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+        return try await transmit(second)
+    }
+
+    // MARK: Session internals
+
+    private struct TokenResponse: Decodable {
+        var idToken: String
+        var accessToken: String
+        var refreshToken: String
+        var expiresIn: Double
+        var isNewUser: Bool?
+    }
+
+    func loadedSession() throws -> Session? {
+        if !loaded {
+            session = try store.load()
+            loaded = true
+        }
+        return session
+    }
+
+    private func keep(_ new: Session) throws {
+        try store.save(new)
+        session = new
+        loaded = true
+    }
+
+    func end(_ event: AuthEvent) throws {
+        session = nil
+        loaded = true
+        refreshing = nil
+        try store.clear()
+        hub.emit(event)
+    }
+
+    private func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
+        let tokens = try decode(TokenResponse.self, data)
+        let session = Session(
+            idToken: tokens.idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            // Whole seconds, rounded down: it survives any store's round trip exactly and errs early.
+            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down)))
+        return (session, tokens.isNewUser)
+    }
+
+    func begin(_ data: Data) async throws -> SignInResult {
+        let (new, isNewUser) = try sessionFrom(data)
+        try keep(new)
+        hub.emit(.signedIn)
+        return SignInResult(session: new, isNewUser: isNewUser)
+    }
+
+    /// One refresh at a time: callers arriving while one runs share its result.
+    private func refreshed(from current: Session) async throws -> Session {
+        if let refreshing { return try await refreshing.value }
+        let task = Task { try await self.performRefresh(current) }
+        refreshing = task
+        defer { if refreshing == task { refreshing = nil } }
+        return try await task.value
+    }
+
+    private func performRefresh(_ current: Session) async throws -> Session {
+        do {
+            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: ["refresh_token": current.refreshToken]))
+            // A sign-out while the refresh was in flight wins.
+            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
+            try keep(new)
+            hub.emit(.tokenRefreshed)
+            return new
+        } catch let error as GatehouseError where error.code == .invalidGrant {
+            if session?.refreshToken == current.refreshToken { try end(.sessionExpired) }
+            throw error
+        }
+    }
+
+    /// After a 401: refresh unless another caller already replaced the rejected token.
+    private func refreshAfterRejection(of token: String) async throws -> String {
+        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
+        if current.accessToken != token { return current.accessToken }
+        return try await refreshed(from: current).accessToken
+    }
+}
