@@ -352,12 +352,12 @@ class Checker:
             self.reads(body_var, start, end, [("error", schema)], label)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--openapi", default=os.environ.get("GATEHOUSE_OPENAPI_PATH", OPENAPI))
     parser.add_argument("--app", default=APP_JS)
     parser.add_argument("--verbose", action="store_true", help="list every field checked")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     with open(options.app, encoding="utf-8") as handle:
         source = Source(handle.read())
     checker = Checker(source, Document(options.openapi))

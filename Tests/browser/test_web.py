@@ -8,7 +8,8 @@ ephemeral loopback port with a fresh data directory, serving the *embedded* copy
 the whole email journey (codes read from the outbox), the error states, and a run with Google
 configured (its script cannot load offline: the page must say so and keep working). A screenshot
 of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console
-must show no CSP violation and no error from our own script.
+must show no CSP violation and no error from our own script. First, test_contract.py checks app.js's
+JSON fields against openapi.yaml (no browser needed; it also runs on its own).
 """
 import glob
 import os
@@ -169,7 +170,8 @@ def email_journey():
         # Every input has a label.
         for field in page.driver.find_elements(By.CSS_SELECTOR, "input"):
             fid = field.get_attribute("id")
-            check(page.driver.find_elements(By.CSS_SELECTOR, f"label[for='{fid}']") or field.find_elements(By.XPATH, "ancestor::label"), f"input {fid} has no label")
+            labelled = page.driver.find_elements(By.CSS_SELECTOR, f"label[for='{fid}']") or field.find_elements(By.XPATH, "ancestor::label")
+            check(labelled, f"input {fid} has no label")
         page.snap("sign-in")
 
         # Client-side validation.
@@ -333,11 +335,18 @@ def google_configured():
         server.stop()
 
 
+def wire_contract():
+    """app.js's JSON fields against openapi.yaml (test_contract.py), so CI checks them with the browser tests."""
+    import test_contract
+    if test_contract.main([]) != 0:
+        raise AssertionError("app.js sends or reads fields that openapi.yaml does not document (listed above)")
+
+
 def main():
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
     shutil.rmtree(SHOTS, ignore_errors=True)
-    for test in (email_journey, google_configured):
+    for test in (wire_contract, email_journey, google_configured):
         print(f"== {test.__name__}", flush=True)
         test()
         print(f"ok {test.__name__}", flush=True)

@@ -22,7 +22,9 @@ struct AuthModelTests {
         let server = Server()
         let transport = StubTransport { request in
             switch request.url!.path {
-            case "/auth/signup": return (201, [:], StubTransport.json(["user_sub": "u1", "user_confirmed": false, "code_delivery": ["medium": "EMAIL", "destination": "a***"]]))
+            case "/auth/signup":
+                let delivery = ["medium": "EMAIL", "destination": "a***"]
+                return (201, [:], StubTransport.json(["user_sub": "u1", "user_confirmed": false, "code_delivery": delivery]))
             case "/auth/confirm":
                 if request.jsonBody["code"] as? String != "123456" { return (400, [:], StubTransport.error("code_mismatch")) }
                 server.set(true)

@@ -14,9 +14,12 @@ struct ClientTests {
     @Test func requestsFollowTheContract() async throws {
         let transport = StubTransport { request in
             switch request.url!.path {
-            case "/auth/signup": return (201, [:], StubTransport.json(["user_sub": "u1", "user_confirmed": false, "code_delivery": ["medium": "EMAIL", "destination": "a***@e***.com"]]))
+            case "/auth/signup":
+                let delivery = ["medium": "EMAIL", "destination": "a***@e***.com"]
+                return (201, [:], StubTransport.json(["user_sub": "u1", "user_confirmed": false, "code_delivery": delivery]))
             case "/auth/apple", "/auth/google": return (200, [:], StubTransport.tokens("social", isNewUser: true))
-            case "/auth/resend-code", "/auth/password/forgot": return (200, [:], StubTransport.json(["code_delivery": ["medium": "EMAIL", "destination": "a***@e***.com"]]))
+            case "/auth/resend-code", "/auth/password/forgot":
+                return (200, [:], StubTransport.json(["code_delivery": ["medium": "EMAIL", "destination": "a***@e***.com"]]))
             default: return (200, [:], StubTransport.json([:]))
             }
         }
@@ -31,10 +34,14 @@ struct ClientTests {
         #expect(try await client.resendCode(email: "a@example.com").destination == "a***@e***.com")
         try await client.forgotPassword(email: "a@example.com")
         try await client.resetPassword(email: "a@example.com", code: "1", newPassword: "new")
-        #expect(transport.requests(to: "/auth/password/reset").first?.jsonBody as? [String: String] == ["email": "a@example.com", "code": "1", "new_password": "new"])
+        #expect(
+            transport.requests(to: "/auth/password/reset").first?.jsonBody as? [String: String] == [
+                "email": "a@example.com", "code": "1", "new_password": "new",
+            ])
 
         let nonce = Nonce()
-        let apple = try await client.signInWithApple(identityToken: "apple-jwt", authorizationCode: "c0de", rawNonce: nonce.raw, email: nil, fullName: "Ann A")
+        let apple = try await client.signInWithApple(
+            identityToken: "apple-jwt", authorizationCode: "c0de", rawNonce: nonce.raw, email: nil, fullName: "Ann A")
         #expect(apple.isNewUser == true && apple.session.accessToken == "access-social")
         #expect(transport.requests(to: "/auth/apple").first?.jsonBody as? [String: String] == [
             "identity_token": "apple-jwt", "authorization_code": "c0de", "nonce": nonce.raw, "full_name": "Ann A"])
@@ -45,7 +52,9 @@ struct ClientTests {
         #expect(change.value(forHTTPHeaderField: "Authorization") == "Bearer access-social")
         #expect(change.jsonBody as? [String: String] == ["current_password": "old", "new_password": "new"])
         let url = client.appleAuthorizeURL(pkce: PKCE(verifier: "v"), nonce: Nonce(raw: "n"))
-        #expect(url.absoluteString.hasPrefix("https://auth.example.com/auth/apple/authorize?code_challenge=") && url.absoluteString.contains("code_challenge_method=S256&nonce=n"))
+        #expect(
+            url.absoluteString.hasPrefix("https://auth.example.com/auth/apple/authorize?code_challenge=")
+                && url.absoluteString.contains("code_challenge_method=S256&nonce=n"))
     }
 
     @Test func errorsCarryTheContractsCodeAndHeaders() async throws {
@@ -58,7 +67,9 @@ struct ClientTests {
             return (400, [:], StubTransport.error("brand_new_code"))
         }
         let client = client(transport)
-        await #expect(throws: GatehouseError.server(ServerError(code: .invalidCredentials, message: "Incorrect email or password.", status: 401, requestID: "req-1", retryAfter: nil))) {
+        let refused = ServerError(
+            code: .invalidCredentials, message: "Incorrect email or password.", status: 401, requestID: "req-1", retryAfter: nil)
+        await #expect(throws: GatehouseError.server(refused)) {
             try await client.signIn(email: "a@example.com", password: "x")
         }
         await expectError({ error in
@@ -81,7 +92,8 @@ struct ClientTests {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 return (200, [:], StubTransport.tokens("2"))
             default:
-                return request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2" ? (200, [:], Data("{}".utf8)) : (401, [:], StubTransport.error("unauthorized"))
+                return request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2"
+                    ? (200, [:], Data("{}".utf8)) : (401, [:], StubTransport.error("unauthorized"))
             }
         }
         let client = client(transport, clock: clock)
@@ -105,7 +117,8 @@ struct ClientTests {
     }
 
     @Test func a401IsRetriedOnceAfterARefresh() async throws {
-        let store = InMemoryTokenStore(Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 1_800_003_600)))
+        let store = InMemoryTokenStore(
+            Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 1_800_003_600)))
         let transport = StubTransport { request in
             if request.url!.path == "/auth/refresh" { return (200, [:], StubTransport.tokens("2")) }
             // The server ended the first token's session early (say, a password change elsewhere).

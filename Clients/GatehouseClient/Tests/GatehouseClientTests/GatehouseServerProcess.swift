@@ -20,7 +20,10 @@ final class GatehouseServerProcess: @unchecked Sendable {
     static let isAvailable: Bool = {
         if FileManager.default.isExecutableFile(atPath: binary.path) { return true }
         if ProcessInfo.processInfo.environment["GATEHOUSE_REQUIRE_ALL_SUITES"] == "1" { return true }
-        FileHandle.standardError.write(Data("note: GatehouseClient end-to-end suite skipped: no server binary at \(binary.path) (run `swift build` at the repository root or set GATEHOUSE_SERVER_BINARY)\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("note: GatehouseClient end-to-end suite skipped: no server binary at \(binary.path) "
+                    + "(run `swift build` at the repository root or set GATEHOUSE_SERVER_BINARY)\n").utf8))
         return false
     }()
 
@@ -103,7 +106,10 @@ final class GatehouseServerProcess: @unchecked Sendable {
         let outbox = dataDirectory.appendingPathComponent("outbox")
         let files = try FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: [.contentModificationDateKey])
             .filter { $0.pathExtension == "eml" && $0.lastPathComponent.hasSuffix("-\(kind).eml") }
-            .filter { ((try? $0.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast) >= since.addingTimeInterval(-0.01) }
+            .filter {
+                ((try? $0.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast)
+                    >= since.addingTimeInterval(-0.01)
+            }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for file in files.reversed() {
             let text = try String(contentsOf: file, encoding: .utf8)

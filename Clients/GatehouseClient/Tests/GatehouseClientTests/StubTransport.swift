@@ -26,7 +26,10 @@ final class StubTransport: HTTPTransport, @unchecked Sendable {
     static func json(_ object: Any) -> Data { try! JSONSerialization.data(withJSONObject: object) }
 
     static func tokens(_ tag: String, expiresIn: Int = 3600, isNewUser: Bool? = nil) -> Data {
-        var object: [String: Any] = ["id_token": "id-\(tag)", "access_token": "access-\(tag)", "refresh_token": "refresh-\(tag)", "expires_in": expiresIn, "token_type": "Bearer"]
+        var object: [String: Any] = [
+            "id_token": "id-\(tag)", "access_token": "access-\(tag)", "refresh_token": "refresh-\(tag)", "expires_in": expiresIn,
+            "token_type": "Bearer",
+        ]
         if let isNewUser { object["is_new_user"] = isNewUser }
         return json(object)
     }
