@@ -6,6 +6,10 @@ import NIOCore
 struct OperationsController {
     let provider: any IdentityProvider
     let metrics: GatehouseMetrics
+    /// The liveness and readiness bodies never change: encoded once (`/health` is the baseline the
+    /// benchmarks divide by, so it stays as cheap as it was).
+    let healthBody = (try? StatusResponse(status: "ok").jsonBytes()) ?? []
+    let readyBody = (try? StatusResponse(status: "ready").jsonBytes()) ?? []
 
     /// Adds the routes.
     /// - Parameter group: Where the routes go.
@@ -16,7 +20,7 @@ struct OperationsController {
     }
 
     @Sendable func health(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        try StatusResponse(status: "ok").response(noStore: false)
+        JSONResponse.make(.ok, body: healthBody, noStore: false)
     }
 
     @Sendable func ready(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -25,7 +29,7 @@ struct OperationsController {
         } catch {
             throw GatehouseError.unavailable(cause: "readiness: \(error)")
         }
-        return try StatusResponse(status: "ready").response(noStore: false)
+        return JSONResponse.make(.ok, body: readyBody, noStore: false)
     }
 
     @Sendable func prometheus(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
