@@ -36,7 +36,8 @@ public struct GatehouseRuntimeOptions: Sendable {
 public struct GatehouseApplication: Sendable {
     public typealias App = Application<RouterResponder<GatehouseRequestContext>>
     public var app: App
-    public let routes: RouteTable
+    /// What the router serves, as the controllers registered it.
+    public let routes: ServedRoutes
     public let issuer: String
     public let clientID: String
     public let store: SQLStore
@@ -126,11 +127,12 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         },
         social: socialSignIn, store: store, box: box, clock: clock, random: random)
 
-    let dependencies = RouteDependencies(
-        provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, maxBodySize: configuration.maxBodySize,
-        discovery: discovery)
     let router = Router(context: GatehouseRequestContext.self)
-    let routeTable = GatehouseRoutes.install(on: router, dependencies, web: WebPage(configuration: configuration), trustedProxies: configuration.trustedProxies, metrics: metrics)
+    let servedRoutes = GatehouseRouter(
+        provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, discovery: discovery,
+        web: WebPage(configuration: configuration), body: RequestBodyReader(limit: configuration.maxBodySize),
+        trustedProxies: configuration.trustedProxies
+    ).install(on: router)
 
     var services: [any Service] = []
     if let storeService { services.append(storeService) }
@@ -155,23 +157,5 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             await onServerRunning?(port)
         },
         logger: logger)
-    return GatehouseApplication(app: app, routes: routeTable, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault, mailQueue: mailQueue)
-}
-
-/// Every route, behind the middleware chain (outermost first): request id and logging, metrics, errors.
-enum GatehouseRoutes {
-    static func install(on router: Router<GatehouseRequestContext>, _ dependencies: RouteDependencies, web: WebPage, trustedProxies: Set<String>, metrics: GatehouseMetrics) -> RouteTable {
-        let registry = RouteRegistry()
-        WebRoutes.register(on: registry, web)
-        AuthRoutes.register(on: registry, dependencies)
-        MeRoutes.register(on: registry, dependencies)
-        SocialRoutes.register(on: registry, dependencies)
-        OperationsRoutes.register(on: registry, dependencies)
-        let table = registry.table
-        router.add(middleware: RequestContextMiddleware(trustedProxies: trustedProxies))
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware(routes: table))
-        registry.install(on: router)
-        return table
-    }
+    return GatehouseApplication(app: app, routes: servedRoutes, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault, mailQueue: mailQueue)
 }

@@ -34,6 +34,8 @@ public final class LogCapture: Sendable {
         func log(event: LogEvent) {
             var merged = metadata
             if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+            // As the server's handler writes it: Hummingbird's request id under the name operators search for.
+            if let requestID = merged.removeValue(forKey: "hb.request.id") { merged["request_id"] = requestID }
             let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             capture.append("\(event.level) \(label): \(event.message) \(fields)")
         }

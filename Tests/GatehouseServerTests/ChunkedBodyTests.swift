@@ -68,8 +68,8 @@ struct ChunkedBodyTests {
 
     /// Whatever reads a body, NIO's "too many bytes" (what a chunked body over the cap throws) is 413.
     @Test func tooManyBytesMapsTo413() {
-        let mapped = ErrorMapping.gatehouseError(from: NIOTooManyBytesError(maxBytes: 2048))
-        #expect(mapped.code == .payloadTooLarge)
-        #expect(ErrorMapping.status(for: mapped.code) == .contentTooLarge)
+        let mapped = ContractFailures.from(NIOTooManyBytesError(maxBytes: 2048))
+        #expect(mapped.wireCode == TransportError.Code.payloadTooLarge.rawValue)
+        #expect(mapped.status == .contentTooLarge)
     }
 }

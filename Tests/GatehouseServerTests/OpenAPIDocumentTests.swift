@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
@@ -49,14 +50,16 @@ struct OpenAPIDocumentTests {
         }
     }
 
-    @Test func documentsEveryErrorCodeTheCoreHas() async throws {
+    @Test func documentsEveryErrorCodeTheCoreAndTheTransportHave() async throws {
         let app = try await TestApp.make()
         let yaml = try await app.router { client in try await client.send(.get, "/openapi.yaml").bodyText }
         let codes: [GatehouseError.Code] = [
             .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired, .invalidCredentials, .invalidToken, .invalidGrant, .unauthorized,
-            .userNotConfirmed, .forbidden, .providerDisabled, .notFound, .methodNotAllowed, .conflict, .payloadTooLarge, .unsupportedMediaType,
-            .tooManyRequests, .internalError, .upstreamUnavailable, .unavailable,
+            .userNotConfirmed, .forbidden, .providerDisabled, .notFound, .conflict, .tooManyRequests, .internalError, .upstreamUnavailable,
+            .unavailable,
         ]
         for code in codes { #expect(yaml.contains(code.rawValue), "\(code.rawValue)") }
+        // 404 for unknown paths, 405, 413 and 415 are HTTP's own refusals, rendered by the server.
+        for code in TransportError.Code.allCases { #expect(yaml.contains(code.rawValue), "\(code.rawValue)") }
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 
 /// The one error type the core throws across its boundary.
 ///
+/// Domain refusals only: HTTP's own (unknown path, wrong method, body too large, wrong media type)
+/// are the server's `TransportError`.
+///
 /// The code is a struct over a private enum (as async-http-client's `HTTPClientError` does), so new
 /// codes can be added without breaking callers that switch on known ones. `message` is safe to show
 /// to a client; `cause` is for the log only and never leaves the process.
@@ -19,10 +22,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case userNotConfirmed = "user_not_confirmed"
             case forbidden = "forbidden"
             case notFound = "not_found"
-            case methodNotAllowed = "method_not_allowed"
             case conflict = "conflict"
-            case payloadTooLarge = "payload_too_large"
-            case unsupportedMediaType = "unsupported_media_type"
             case tooManyRequests = "too_many_requests"
             case providerDisabled = "provider_disabled"
             case internalError = "internal_error"
@@ -48,10 +48,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         public static let userNotConfirmed = Code(.userNotConfirmed)
         public static let forbidden = Code(.forbidden)
         public static let notFound = Code(.notFound)
-        public static let methodNotAllowed = Code(.methodNotAllowed)
         public static let conflict = Code(.conflict)
-        public static let payloadTooLarge = Code(.payloadTooLarge)
-        public static let unsupportedMediaType = Code(.unsupportedMediaType)
         public static let tooManyRequests = Code(.tooManyRequests)
         /// A social provider that this deployment has not configured (no audience): sign-in with it is off.
         public static let providerDisabled = Code(.providerDisabled)
@@ -65,16 +62,13 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Seconds a client should wait (429 only).
     public let retryAfter: Int?
-    /// Methods a path does allow (405 only).
-    public let allowedMethods: [String]
     /// Internal detail for the log; never sent to a client.
     public let cause: String?
 
-    public init(_ code: Code, _ message: String, retryAfter: Int? = nil, allowedMethods: [String] = [], cause: String? = nil) {
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
-        self.allowedMethods = allowedMethods
         self.cause = cause
     }
 

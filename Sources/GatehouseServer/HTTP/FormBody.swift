@@ -2,30 +2,31 @@ import Foundation
 import GatehouseCore
 import Hummingbird
 
-/// Reads an `application/x-www-form-urlencoded` body (what Apple's `form_post` sends): capped,
-/// UTF-8, no duplicate fields.
+/// Reads an `application/x-www-form-urlencoded` body (what Apple's `form_post` sends) with
+/// Hummingbird's `URLEncodedFormDecoder`: capped like every body, flat string fields only, and no
+/// field twice (the decoder refuses duplicate keys).
 enum FormBody {
-    static func read(_ request: Request, limit: Int) async throws -> [String: String] {
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - reader: The body reader (its cap applies).
+    /// - Returns: The fields.
+    /// - Throws: ``TransportError`` (413, 415) or `GatehouseError.invalidRequest`.
+    static func read(_ request: Request, reader: RequestBodyReader) async throws -> [String: String] {
         guard let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
             type == "application/x-www-form-urlencoded"
-        else { throw GatehouseError(.unsupportedMediaType, "Send the body as application/x-www-form-urlencoded.") }
-        let buffer = try await JSONBody.collect(request, limit: limit)
+        else { throw TransportError(.unsupportedMediaType, "Send the body as application/x-www-form-urlencoded.") }
+        let buffer = try await reader.collect(request)
         return try parse(String(buffer: buffer))
     }
 
+    /// - Parameter text: The form.
+    /// - Returns: Its fields.
+    /// - Throws: `GatehouseError.invalidRequest` for a repeated field, bad percent-encoding or a nested key.
     static func parse(_ text: String) throws(GatehouseError) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
-                throw .invalidRequest("The form is not valid UTF-8 percent-encoding.")
-            }
-            if fields.updateValue(value, forKey: name) != nil { throw .invalidRequest("The form repeats the field '\(name.prefix(32))'.") }
+        do {
+            return try URLEncodedFormDecoder().decode([String: String].self, from: text)
+        } catch {
+            throw .invalidRequest("The form is not a flat list of unique, well-encoded fields.")
         }
-        return fields
-    }
-
-    private static func decode(_ part: Substring) -> String? {
-        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

@@ -8,15 +8,19 @@ public struct GatehouseRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The TCP peer's IP address, if the channel has one.
     public let peerAddress: String?
-    /// Set by ``RequestLoggingMiddleware``.
-    public var requestID: String = ""
-    /// The address rate limits use: the peer, or the forwarded client behind a trusted proxy.
+    /// The address rate limits use: the peer, or the forwarded client behind a trusted proxy. Set
+    /// by ``RequestContextMiddleware``.
     public var clientAddress: String = "unknown"
+    /// The verified caller, set by ``BearerAuthenticator`` on protected routes only (whose handlers
+    /// read it, non-optional, from ``AuthenticatedRequestContext``).
+    var principal: Principal?
 
+    /// - Parameter source: The channel the request came in on.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
+    /// The request's origin, for rate limits.
     public var client: ClientInfo { ClientInfo(address: clientAddress) }
 }

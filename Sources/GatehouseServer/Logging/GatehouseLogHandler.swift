@@ -31,6 +31,8 @@ public struct GatehouseLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        // Hummingbird's request id, under the name operators search for.
+        if let requestID = merged.removeValue(forKey: "hb.request.id") { merged["request_id"] = requestID }
         let line = Self.render(
             time: Date().formatted(.iso8601), level: event.level, label: label, message: event.message.description, metadata: merged, json: json)
         Self.output.withLock { _ in

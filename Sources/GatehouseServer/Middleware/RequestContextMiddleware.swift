@@ -1,11 +1,10 @@
 import Foundation
-import GatehouseCore
 import HTTPTypes
 import Hummingbird
 import Logging
 
-/// The outermost middleware: gives every request an id (the caller's `X-Request-Id` when it is a
-/// plausible one), puts it on the logger so every line of the request carries it, works out the
+/// The outermost middleware: keeps Hummingbird's request id (`hb.request.id` on the logger, so
+/// every line of the request carries it) unless the caller sent a plausible `X-Request-Id`, works out the
 /// client address for rate limits, answers with `X-Request-Id`, and logs one line per request.
 struct RequestContextMiddleware: RouterMiddleware {
     typealias Context = GatehouseRequestContext
@@ -13,10 +12,11 @@ struct RequestContextMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let requestID = request.headers[.xRequestID].flatMap(Self.acceptableID) ?? Self.newID()
-        context.requestID = requestID
-        context.logger[metadataKey: "hb.request.id"] = nil
-        context.logger[metadataKey: "request_id"] = .string(requestID)
+        // Hummingbird's request id (`hb.request.id`, on every log line), or the caller's when plausible.
+        if let callerID = request.headers[.xRequestID].flatMap(Self.acceptableID) {
+            context.logger[metadataKey: "hb.request.id"] = .string(callerID)
+        }
+        let requestID = context.id
         context.clientAddress = Self.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor], trusted: trustedProxies)
         let start = ContinuousClock.now
         var response: Response
@@ -24,8 +24,7 @@ struct RequestContextMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             // ErrorMiddleware maps everything; this is only reached if it was bypassed.
-            let mapped = ErrorMapping.gatehouseError(from: error)
-            response = ErrorMapping.response(for: mapped, requestID: requestID)
+            response = ContractFailures.from(error).contractResponse()
         }
         response.headers[.xRequestID] = requestID
         let elapsed = ContinuousClock.now - start
@@ -48,12 +47,6 @@ struct RequestContextMiddleware: RouterMiddleware {
             })
         else { return nil }
         return value
-    }
-
-    /// 64 random bits in hex, from the buffered CSPRNG (not a system call per request).
-    static func newID() -> String {
-        let value = SystemRandomSource().bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return String(value, radix: 16, uppercase: false)
     }
 
     /// The TCP peer, unless it is a trusted proxy: then the nearest address in `X-Forwarded-For`

@@ -9,8 +9,8 @@ public enum KeyAdministration {
         let location = try StoreLocation(url: configuration.resolvedDatabaseURL)
         return try await location.withStore(logger: logger) { store in
             try await store.secrets.signingKeys().map { key in
-                let state = key.retiredAt == nil ? "signing" : "verifying until \(key.expiresAt.map { WireFormat.timestamp($0) } ?? "?")"
-                return "\(key.kid)  use=\(key.use)  created=\(WireFormat.timestamp(key.createdAt))  \(state)"
+                let state = key.retiredAt == nil ? "signing" : "verifying until \(key.expiresAt.map { ContractTimestamp.string($0) } ?? "?")"
+                return "\(key.kid)  use=\(key.use)  created=\(ContractTimestamp.string(key.createdAt))  \(state)"
             }
         }
     }

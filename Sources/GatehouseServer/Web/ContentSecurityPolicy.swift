@@ -10,6 +10,17 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
         directives.map { name, sources in "\(name) \(sources.isEmpty ? "'none'" : sources.joined(separator: " "))" }.joined(separator: "; ")
     }
 
+    /// The sign-in page's policy for a deployment: Google's hosts when the page shows Google's
+    /// button (`GATEHOUSE_WEB_GOOGLE_CLIENT_ID`), Apple's when it shows Sign in with Apple JS (a
+    /// services id and Apple audiences).
+    /// - Parameter configuration: The deployment's configuration.
+    /// - Returns: The policy.
+    static func webPage(for configuration: GatehouseConfiguration) -> ContentSecurityPolicy {
+        webPage(
+            googleButton: configuration.webGoogleClientID != nil,
+            appleButton: configuration.appleServicesID != nil && !configuration.allowedAppleAudiences.isEmpty)
+    }
+
     /// The sign-in page at `/`: its own scripts and styles, and Google's or Apple's sign-in hosts
     /// only when that provider's button is configured.
     /// - Parameters:

@@ -36,8 +36,7 @@ struct WebPage: Sendable {
         let template = String(decoding: files["index.html"]?.bytes ?? [], as: UTF8.self)
         index = Array(template.replacingOccurrences(of: "<!--GATEHOUSE_CONFIG-->", with: meta).utf8)
 
-        contentSecurityPolicy = ContentSecurityPolicy.webPage(googleButton: c.webGoogleClientID != nil, appleButton: config["apple_services_id"] != nil)
-            .description
+        contentSecurityPolicy = ContentSecurityPolicy.webPage(for: c).description
     }
 
     func headers(_ contentType: String, cache: String) -> HTTPFields {
@@ -57,21 +56,12 @@ struct WebPage: Sendable {
     }
 
     func asset(_ name: String) throws -> Response {
-        guard name != "index.html", let file = files[name] else { throw GatehouseError(.notFound, "No such file.") }
+        guard name != "index.html", let file = files[name] else { throw TransportError(.notFound, "No such file.") }
         if let liveDirectory, let data = FileManager.default.contents(atPath: liveDirectory + "/" + name) {
             return Response(status: .ok, headers: headers(file.contentType, cache: "no-cache"), body: .init(byteBuffer: ByteBuffer(bytes: Array(data))))
         }
         var fields = headers(file.contentType, cache: "public, max-age=300")
         fields[.eTag] = file.etag
         return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
-    }
-}
-
-enum WebRoutes {
-    static func register(on routes: RouteRegistry, _ page: WebPage) {
-        routes.on(.get, "/") { _, _ in page.indexResponse() }
-        routes.on(.get, "/assets/{file}") { _, context in
-            try page.asset(context.parameters.get("file") ?? "")
-        }
     }
 }

@@ -1,0 +1,59 @@
+import GatehouseCore
+
+/// `GET /me` and `PATCH /me`: the caller's profile and linked sign-in methods.
+public struct ProfileResponse: ContractResponse, Equatable {
+    /// A linked sign-in method.
+    public struct Identity: Codable, Sendable, Equatable {
+        public let provider: String
+        public let linkedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case provider
+            case linkedAt = "linked_at"
+        }
+    }
+
+    public let sub: String
+    public let email: String?
+    public let emailVerified: Bool
+    public let fullName: String?
+    public let identities: [Identity]
+    public let createdAt: String
+    public let updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case sub, email
+        case emailVerified = "email_verified"
+        case fullName = "full_name"
+        case identities
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// The wire form of the core's profile view.
+    /// - Parameter view: The profile and its identities.
+    public init(_ view: ProfileView) {
+        let profile = view.profile
+        sub = profile.sub
+        email = profile.email
+        emailVerified = profile.emailVerified
+        fullName = profile.fullName
+        identities = view.identities.map { Identity(provider: $0.provider, linkedAt: ContractTimestamp.string($0.linkedAt)) }
+        createdAt = ContractTimestamp.string(profile.createdAt)
+        updatedAt = ContractTimestamp.string(profile.updatedAt)
+    }
+
+    /// Writes every member, `email` and `full_name` as `null` when unknown (never omitted).
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sub, forKey: .sub)
+        try container.encode(email, forKey: .email)
+        try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encode(fullName, forKey: .fullName)
+        try container.encode(identities, forKey: .identities)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}

@@ -1,0 +1,28 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// An error the contract has a body for: a wire code, a safe message and a status, rendered as
+/// ``ErrorResponse`` with `Cache-Control: no-store`. ``GatehouseError`` (the core's) and
+/// ``TransportError`` (this target's) are the two kinds.
+protocol ContractFailure: HTTPResponseError {
+    /// The stable wire code, e.g. `invalid_request`.
+    var wireCode: String { get }
+    /// Text safe to show to a client.
+    var message: String { get }
+    /// Detail for the log only.
+    var logCause: String? { get }
+    /// Headers the answer carries besides the content type and `no-store`.
+    var extraHeaders: HTTPFields { get }
+}
+
+extension ContractFailure {
+    /// The contract's error response.
+    /// - Returns: The response.
+    func contractResponse() -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        headers.append(contentsOf: extraHeaders)
+        let body = (try? ErrorResponse(code: wireCode, message: message).jsonBytes()) ?? []
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// The precomputed discovery documents (they change only when keys rotate).
+struct DiscoveryDocuments: Sendable {
+    let issuer: String
+    let jwksURI: String
+    let jwksMaxAge: Int
+    /// The JWKS bytes of the moment (`nil` when the provider publishes its own, as Cognito does).
+    let jwks: @Sendable () -> [UInt8]?
+    let openAPI: [UInt8]
+
+    var openIDConfiguration: OpenIDConfigurationResponse {
+        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI)
+    }
+}

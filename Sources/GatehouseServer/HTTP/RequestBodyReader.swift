@@ -1,0 +1,92 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Reads request bodies the way the contract says: `Content-Type: application/json` (415
+/// otherwise), capped before it is read whole (413, declared or chunked), UTF-8, an object at the
+/// top level, no duplicate member names, and the request type's declared fields present, of the
+/// right type and within their limits (400 `invalid_request` for all of these).
+///
+/// Foundation's `JSONDecoder` accepts duplicate member names and lone surrogates, so the body is
+/// first checked by ``StrictJSONParser`` and the declared fields by ``JSONObjectReader`` (one
+/// message per field); only then is it decoded into the request type.
+struct RequestBodyReader: Sendable {
+    /// The largest body accepted, in bytes.
+    let limit: Int
+
+    /// Decodes a JSON body into a contract request type.
+    /// - Parameters:
+    ///   - type: The request type.
+    ///   - request: The request.
+    /// - Returns: The decoded body.
+    /// - Throws: ``TransportError`` (413, 415) or `GatehouseError.invalidRequest`.
+    func decode<Body: ContractRequest>(_ type: Body.Type, from request: Request) async throws -> Body {
+        guard let contentType = request.headers[.contentType], Self.isJSON(contentType) else {
+            throw TransportError(.unsupportedMediaType, "Send the body as application/json.")
+        }
+        let buffer = try await collect(request)
+        guard buffer.readableBytes > 0 else { throw GatehouseError.invalidRequest("The request body is empty.") }
+        let value: JSONValue
+        do {
+            value = try buffer.withUnsafeReadableBytes { raw in
+                try StrictJSONParser(maxDepth: 16).parse(UnsafeRawBufferPointer(raw).bindMemory(to: UInt8.self))
+            }
+        } catch let failure as StrictJSONParser.Failure {
+            throw GatehouseError.invalidRequest("The body is not valid JSON: \(failure.reason).")
+        }
+        let object = try JSONObjectReader(value)
+        for field in Body.fields {
+            switch field.presence {
+            case .required: _ = try object.string(field.name, maxLength: field.maxLength ?? limit)
+            case .optional: _ = try object.optionalString(field.name, maxLength: field.maxLength ?? limit)
+            case .nullable:
+                switch object.members[field.name] {
+                case nil, .null?, .string?: break
+                case let other?: throw GatehouseError.invalidRequest("'\(field.name)' must be a string or null, not \(other.typeName).")
+                }
+            case .hint: break
+            }
+        }
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw GatehouseError.invalidRequest("The body does not have the members this endpoint expects.")
+        }
+    }
+
+    /// Collects at most ``limit`` bytes; a declared or actual larger body is refused without reading it all.
+    /// - Parameter request: The request.
+    /// - Returns: The body.
+    /// - Throws: ``TransportError`` 413.
+    func collect(_ request: Request) async throws -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw TransportError.payloadTooLarge(limit: limit)
+        }
+        var request = request
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            // A body without Content-Length (chunked) that outgrew the cap: refused at the cap.
+            throw TransportError.payloadTooLarge(limit: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw TransportError.payloadTooLarge(limit: limit)
+        }
+    }
+
+    /// `application/json`, optionally with `charset=utf-8`; any other charset is refused.
+    /// - Parameter contentType: The `Content-Type` value.
+    /// - Returns: Whether it is JSON in UTF-8.
+    static func isJSON(_ contentType: String) -> Bool {
+        // What clients send, compared without splitting; other spellings take the general path.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return true }
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard parts.first == "application/json" else { return false }
+        for parameter in parts.dropFirst() {
+            let kv = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if kv.first == "charset", kv.count == 2, kv[1].trimmingCharacters(in: ["\""]) != "utf-8" { return false }
+        }
+        return true
+    }
+}
