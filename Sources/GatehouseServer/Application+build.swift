@@ -82,6 +82,9 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     let upstream = UpstreamHTTPClient()
     let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
     let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
+    // Use cases publish what changed; the one subscriber below keeps this process's caches right.
+    let domainEvents = DomainEvents()
+    let liveness: CachedSessionLiveness
     let provider: any IdentityProvider
     var upstreamKeySets = [social.google.keySet, social.apple.keySet].compactMap { $0 }
     var discovery = DiscoveryDocuments(
@@ -89,22 +92,22 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         openAPI: OpenAPIDocument.bytes)
     switch configuration.identityProvider {
     case .embedded:
-        let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
+        liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
         provider = EmbeddedUserPool(
             settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailQueue, box: box, clock: clock,
-            random: random, liveness: liveness, events: metrics, refreshKey: prepared.refreshKey, appleVault: social.vault, profileCache: profileCache)
+            random: random, liveness: liveness, refreshKey: prepared.refreshKey, appleVault: social.vault)
     case .cognito:
         guard let settings = configuration.cognito else { throw ConfigurationError("The Cognito provider is not configured.") }
+        liveness = CachedSessionLiveness(source: CognitoIdentityProvider.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
         let cognito = CognitoIdentityProvider(
             settings: settings,
             client: CognitoClient(
                 settings: .init(region: settings.region, endpoint: settings.endpoint, credentials: configuration.awsCredentials),
                 clock: clock, http: { try upstream.client }),
             store: store, box: box, clock: clock, random: random, rateLimits: configuration.pool.rateLimits,
-            liveness: CachedSessionLiveness(source: CognitoIdentityProvider.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL),
-            events: metrics,
+            liveness: liveness,
             keys: RemoteKeySet(issuerName: "cognito", url: settings.jwksURL, source: HTTPJWKSSource(upstream: upstream), clock: clock, logger: logger),
-            appleVault: social.vault, profileCache: profileCache)
+            appleVault: social.vault)
         provider = cognito
         upstreamKeySets.append(cognito.keys)
         // Cognito issues the tokens and publishes their keys; our keys sign nothing here.
@@ -115,20 +118,24 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             "cognito.endpoint": .string(settings.endpoint), "aws.credentials": .stringConvertible(configuration.awsCredentials != nil),
         ])
     }
-    let profiles = ProfileService(store: store, provider: provider, clock: clock, cache: profileCache)
+    domainEvents.subscribe(CacheInvalidation(liveness: liveness, profiles: profileCache))
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
-    let socialSignIn = SocialSignInService(google: social.google, apple: social.apple, provider: provider, limiter: limiter, events: metrics)
     let appleWeb = AppleWebFlow(
         settings: configuration.appleServicesID.map {
             AppleWebFlow.Settings(
                 servicesID: $0, appleAPIBase: configuration.appleAPIURL, redirectURI: configuration.resolvedIssuer + "/auth/apple/callback",
                 appURLScheme: configuration.appURLScheme, mode: configuration.appleCallbackMode)
         },
-        social: socialSignIn, store: store, box: box, clock: clock, random: random)
+        appleEnabled: social.apple.isEnabled, store: store, box: box, clock: clock, random: random)
 
     let dependencies = RouteDependencies(
-        provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, maxBodySize: configuration.maxBodySize,
-        discovery: discovery)
+        passwords: PasswordAuthentication(backend: provider, events: metrics, domainEvents: domainEvents),
+        sessions: Sessions(backend: provider, events: metrics, domainEvents: domainEvents),
+        social: SocialSignIn(
+            google: social.google, apple: social.apple, backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents, appleWeb: appleWeb),
+        accounts: Accounts(backend: provider, appleVault: social.vault, domainEvents: domainEvents),
+        profiles: Profiles(store: store, backend: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+        metrics: metrics, maxBodySize: configuration.maxBodySize, discovery: discovery)
     let router = Router(context: GatehouseRequestContext.self)
     let routeTable = GatehouseRoutes.install(on: router, dependencies, web: WebPage(configuration: configuration), trustedProxies: configuration.trustedProxies, metrics: metrics)
 

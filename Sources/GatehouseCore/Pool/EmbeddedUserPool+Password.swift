@@ -5,8 +5,13 @@ extension EmbeddedUserPool {
     /// Mails a reset code to the account that owns the address, if any. The answer is the same for
     /// every address — the mail caps included — after the same work: a code row is written either
     /// way (a decoy for an unknown address) and the mail only queued.
-    public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let email = try EmailAddress(rawEmail)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `too_many_requests`, a store error.
+    public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
         try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()
@@ -22,21 +27,26 @@ extension EmbeddedUserPool {
 
     /// Sets a new password with the code from the reset mail. This proves the address, so it also
     /// confirms an unconfirmed account (taking it back from whoever started it) and ends every session.
-    public func resetPassword(email rawEmail: String, code rawCode: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
-        let email = try EmailAddress(rawEmail)
-        try settings.passwordPolicy.validate(newPassword, email: email)
-        let code = Self.normalizeCode(rawCode)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - code: The normalised code.
+    ///   - newPassword: The new password, checked by ``checkNewPassword(_:email:)``.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sessions ended and the profile changed.
+    /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
+    public func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let limits = settings.rateLimits
         let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
         let codeBuckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
         let signInBucket = limiter.bucket(limits.signInPerAccount, email.key)
         try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
+        return try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
             try await applyReset(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
         }
     }
 
-    private func applyReset(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+    private func applyReset(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
 
@@ -63,10 +73,9 @@ extension EmbeddedUserPool {
         }
         switch outcome {
         case .reset(let user, let ended):
-            liveness.invalidate(sessionIDs: ended)
-            profileCache?.invalidate(user.id)
             await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
             logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+            return [.sessionsEnded(ids: ended), .profileChanged(sub: user.id)]
         case .check(.mismatch):
             throw GatehouseError.codeMismatch
         case .check(.expired):
@@ -77,7 +86,17 @@ extension EmbeddedUserPool {
     }
 
     /// Changes the password of a signed-in user who knows the current one, and ends their other sessions.
-    public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - currentPassword: The password they have.
+    ///   - newPassword: The one they want.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sessions ended.
+    /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`, `unauthorized`.
+    public func changePassword(
+        principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
+    ) async throws -> [DomainEvent] {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
         }
@@ -105,10 +124,10 @@ extension EmbeddedUserPool {
             try await tx.updateUser(current)
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
-        liveness.invalidate(sessionIDs: ended)
         if let address = user.email {
             await deliver(templates.passwordChanged(to: address, name: user.name, reset: false), logger: logger)
         }
         logger.info("password changed", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+        return [.sessionsEnded(ids: ended)]
     }
 }

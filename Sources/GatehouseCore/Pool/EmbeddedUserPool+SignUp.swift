@@ -5,10 +5,15 @@ extension EmbeddedUserPool {
     /// Creates an unconfirmed account and mails a code. For an address that already has an account the
     /// answer is the same (status, shape and — since the password is hashed either way — timing); the
     /// owner gets a notice instead of a code and nothing changes.
-    public func signUp(email rawEmail: String, password: String, fullName: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
-        let email = try EmailAddress(rawEmail)
-        try settings.passwordPolicy.validate(password, email: email)
-        let name = try Self.displayName(fullName)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
+    ///   - name: The display name, checked.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sign-up answer.
+    /// - Throws: `too_many_requests`, a store error.
+    public func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
         try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
         try await limiter.consume([mailBuckets.client])
@@ -55,9 +60,14 @@ extension EmbeddedUserPool {
     }
 
     /// Confirms the address with the code from the sign-up mail.
-    public func confirmSignUp(email rawEmail: String, code rawCode: String, client: ClientInfo, logger: Logger) async throws {
-        let email = try EmailAddress(rawEmail)
-        let code = Self.normalizeCode(rawCode)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - code: The normalised code.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Nothing to publish (an unconfirmed account has no session or cached profile).
+    /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
+    public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let limits = settings.rateLimits
         let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
         try await limiter.guarding(
@@ -82,14 +92,20 @@ extension EmbeddedUserPool {
             case .expired: throw GatehouseError.codeExpired
             }
         }
+        return []
     }
 
     /// Sends a new confirmation code to an unconfirmed account. The answer is the same for every
     /// address — the mail caps included (a cool-down of one code mail per address a minute, and
     /// hourly and daily caps) — after the same work: a code row is written either way (a decoy for
     /// an address without an unconfirmed account) and the mail only queued.
-    public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let email = try EmailAddress(rawEmail)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `too_many_requests`, a store error.
+    public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
         try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()

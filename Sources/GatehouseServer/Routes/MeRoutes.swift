@@ -17,14 +17,14 @@ enum MeRoutes {
             switch body.members["full_name"] {
             case nil: fullName = .none
             case .null?: fullName = .some(nil)
-            case .string(let value)?: fullName = .some(try EmbeddedUserPool.displayName(value))
+            case .string(let value)?: fullName = .some(value)
             case let other?: throw GatehouseError.invalidRequest("'full_name' must be a string or null, not \(other.typeName).")
             }
             return JSONResponse.make(.ok, WireFormat.profile(try await d.profiles.update(for: principal, fullName: fullName, logger: context.logger)))
         }
         routes.on(.delete, "/me") { request, context in
             let principal = try await d.principal(request, context)
-            try await d.profiles.delete(for: principal, logger: context.logger)
+            try await d.accounts.delete(for: principal, logger: context.logger)
             return JSONResponse.noContent()
         }
     }

@@ -23,7 +23,7 @@ enum OperationsRoutes {
         }
         routes.on(.get, "/ready") { _, _ in
             do {
-                try await d.provider.checkReady()
+                try await d.sessions.checkReady()
             } catch {
                 throw GatehouseError.unavailable(cause: "readiness: \(error)")
             }

@@ -4,12 +4,12 @@ import Hummingbird
 
 /// What the routes need from the rest of the app.
 struct RouteDependencies: Sendable {
-    let provider: any IdentityProvider
-    let profiles: ProfileService
-    let social: SocialSignInService
-    let appleWeb: AppleWebFlow
+    let passwords: PasswordAuthentication
+    let sessions: Sessions
+    let social: SocialSignIn
+    let accounts: Accounts
+    let profiles: Profiles
     let metrics: GatehouseMetrics
-    var events: any AuthEventObserver { metrics }
     let maxBodySize: Int
     let discovery: DiscoveryDocuments
 
@@ -41,6 +41,6 @@ struct RouteDependencies: Sendable {
         guard let token = Self.bearerToken(value) else {
             throw GatehouseError.unauthorized(cause: "Authorization is not a Bearer token")
         }
-        return try await provider.authenticate(bearer: token, logger: context.logger)
+        return try await sessions.authenticate(bearer: token, logger: context.logger)
     }
 }

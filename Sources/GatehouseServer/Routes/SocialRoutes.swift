@@ -29,7 +29,7 @@ enum SocialRoutes {
             if let method = query["code_challenge_method"], method != "S256" {
                 throw GatehouseError.invalidRequest("Only the S256 code challenge method is supported.")
             }
-            let start = try await d.appleWeb.authorize(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
+            let start = try await d.social.authorizeAppleWeb(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
             return Response(status: .found, headers: [
                 .location: start.url, .cacheControl: "no-store", .setCookie: AppleBindingCookie.set(start.browserBinding, maxAge: start.lifetime),
             ])
@@ -39,22 +39,20 @@ enum SocialRoutes {
             var page: Response
             do {
                 let form = try await FormBody.read(request, limit: d.maxBodySize)
-                let target = await d.appleWeb.callback(
+                let target = await d.social.appleWebCallback(
                     form: form, browserBinding: AppleBindingCookie.value(in: request), client: context.client, logger: context.logger)
                 page = AppleCallbackPage.response(redirectingTo: target)
             } catch let error as GatehouseError {
                 context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.code.rawValue)])
-                page = AppleCallbackPage.response(redirectingTo: d.appleWeb.target(["error": "invalid_request"]))
+                page = AppleCallbackPage.response(redirectingTo: d.social.appleWebTarget(["error": "invalid_request"]))
             }
             page.headers[.setCookie] = AppleBindingCookie.clear
             return page
         }
         routes.on(.post, "/auth/handoff") { request, context in
             let body = try await d.json(request, context)
-            let tokens = try await d.events.observing("handoff") {
-                try await d.appleWeb.redeem(
-                    code: try body.string("code", maxLength: 256), verifier: try body.string("code_verifier", maxLength: 256), logger: context.logger)
-            }
+            let tokens = try await d.social.redeemHandoff(
+                code: try body.string("code", maxLength: 256), verifier: try body.string("code_verifier", maxLength: 256), logger: context.logger)
             return JSONResponse.make(.ok, body: WireFormat.tokens(tokens))
         }
     }
