@@ -3,22 +3,23 @@ import GatehouseCore
 import Logging
 
 /// Email and password on Cognito: SignUp, ConfirmSignUp, ResendConfirmationCode, InitiateAuth, the
-/// refresh flows, sign-out and the password operations, with Gatehouse's own rate limits in front and
-/// Cognito's errors mapped to the contract's codes. The pool uses the email as the username.
+/// refresh flows, sign-out and the password operations, with Cognito's errors mapped to the
+/// contract's codes (``PasswordAuthentication`` puts Gatehouse's own rate limits in front). The pool uses the email as the username.
 extension CognitoIdentityProvider {
     /// SignUp; a taken address answers like a new one.
     /// - Parameters:
     ///   - email: The address (the pool's username).
     ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
     ///   - name: The display name, checked.
+    ///   - claimAddressMail: Draws on the address's mail quota (Cognito sends the mail either way).
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The sign-up answer.
-    /// - Throws: `too_many_requests`, `invalid_request`, an upstream error.
-    public func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client])
-        _ = try await limiter.tryConsume(mailBuckets.address)
+    /// - Throws: `invalid_request`, an upstream error.
+    public func signUp(
+        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+    ) async throws -> SignUpResult {
+        _ = try await claimAddressMail()
         var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)]]
         if let name { attributes.append(["Name": "name", "Value": .string(name)]) }
         do {
@@ -48,7 +49,7 @@ extension CognitoIdentityProvider {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
     public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         try await checkingCode(
-            email: email, code: code, client: client, logger: logger, "ConfirmSignUp",
+            code: code, logger: logger, "ConfirmSignUp",
             ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code)])
         logger.info("sign-up confirmed")
         return []
@@ -62,7 +63,6 @@ extension CognitoIdentityProvider {
     /// - Returns: Where the code went, masked.
     /// - Throws: `too_many_requests`, an upstream error.
     public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        try await consumeMailQuota(email, client: client)
         do {
             _ = try await call("ResendConfirmationCode", ["ClientId": .string(settings.clientID), "Username": .string(email.value)], logger: logger)
         } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code) {
@@ -73,37 +73,34 @@ extension CognitoIdentityProvider {
         return CodeDelivery(destination: email.masked)
     }
 
-    /// InitiateAuth (USER_PASSWORD_AUTH) under the sign-in limits; the session is recorded here.
+    /// InitiateAuth (USER_PASSWORD_AUTH), run while ``PasswordAuthentication`` holds the attempt
+    /// against the sign-in limits; the grant records the session here.
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The presented password, checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: Cognito's tokens.
-    /// - Throws: `invalid_credentials`, `user_not_confirmed`, `forbidden`, `too_many_requests`.
-    public func signIn(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+    /// - Returns: The grant that records Cognito's tokens.
+    /// - Throws: `invalid_credentials`, `user_not_confirmed`, `forbidden`, an upstream error.
+    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+        let output: [String: JSONValue]
         do {
-            let limits = limiter.settings
-            let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
-            let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
-            let output: [String: JSONValue] = try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
-                do {
-                    return try await call(
-                        "InitiateAuth",
-                        ["ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
-                         "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)]],
-                        logger: logger)
-                } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
-                    logger.info("sign-in failed")
-                    throw GatehouseError.invalidCredentials
-                } catch let error as CognitoError where error.code == "UserNotConfirmedException" {
-                    throw GatehouseError.userNotConfirmed
-                } catch let error as CognitoError where error.code == "PasswordResetRequiredException" {
-                    throw GatehouseError(.forbidden, "A password reset is required. Use \"forgot password\" to choose a new one.")
-                } catch let error as CognitoError {
-                    throw error.gatehouseError()
-                }
-            }
+            output = try await call(
+                "InitiateAuth",
+                ["ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
+                 "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)]],
+                logger: logger)
+        } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
+            logger.info("sign-in failed")
+            throw GatehouseError.invalidCredentials
+        } catch let error as CognitoError where error.code == "UserNotConfirmedException" {
+            throw GatehouseError.userNotConfirmed
+        } catch let error as CognitoError where error.code == "PasswordResetRequiredException" {
+            throw GatehouseError(.forbidden, "A password reset is required. Use \"forgot password\" to choose a new one.")
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        return PasswordSignInGrant {
             let tokens = try await issued(output, method: "password", logger: logger)
             logger.info("signed in", metadata: ["auth.method": "password"])
             return tokens
@@ -212,7 +209,6 @@ extension CognitoIdentityProvider {
     /// - Returns: Where the code went, masked.
     /// - Throws: `too_many_requests`, an upstream error.
     public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        try await consumeMailQuota(email, client: client)
         do {
             _ = try await call("ForgotPassword", ["ClientId": .string(settings.clientID), "Username": .string(email.value)], logger: logger)
         } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code) {
@@ -234,9 +230,8 @@ extension CognitoIdentityProvider {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`, an upstream error.
     public func resetPassword(email: EmailAddress, code: String, newPassword password: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         try await checkingCode(
-            email: email, code: code, client: client, logger: logger, "ConfirmForgotPassword",
-            ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code), "Password": .string(password)],
-            alsoResetting: [limiter.bucket(limiter.settings.signInPerAccount, email.key)])
+            code: code, logger: logger, "ConfirmForgotPassword",
+            ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code), "Password": .string(password)])
         // End every session: ours by sub, Cognito's refresh tokens by AdminUserGlobalSignOut.
         var ended: [DomainEvent] = []
         do {
@@ -252,70 +247,57 @@ extension CognitoIdentityProvider {
         return ended
     }
 
-    /// ChangePassword with the caller's access token; the user's other sessions end.
+    /// ChangePassword with the caller's access token (run under the sign-in limits of the `sub`); the
+    /// user's other sessions end.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
     ///   - newPassword: The one they want.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The user whose other sessions ended.
-    /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`, an upstream error.
-    public func changePassword(
+    /// - Returns: The plan: ChangePassword checks and changes; then the other sessions end here.
+    /// - Throws: `invalid_credentials` or `invalid_password` for passwords outside Cognito's lengths.
+    public func preparePasswordChange(
         principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
-    ) async throws -> [DomainEvent] {
+    ) async throws -> PasswordChangePlan {
         let current = try passwordOrFail(currentPassword, error: .invalidCredentials)
         let proposed = try passwordOrFail(newPassword, error: Self.passwordLength)
-        let limits = limiter.settings
-        let accountBucket = limiter.bucket(limits.signInPerAccount, principal.sub)
-        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
-        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
-            do {
-                _ = try await call(
-                    "ChangePassword",
-                    ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
-                    logger: logger)
-            } catch let error as CognitoError where error.code == "NotAuthorizedException" {
-                throw GatehouseError.invalidCredentials
-            } catch let error as CognitoError {
-                throw error.gatehouseError()
-            }
-        }
-        let ended = try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
-        logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
-        return ended
+        return PasswordChangePlan(
+            accountKey: principal.sub,
+            verifyCurrent: {
+                do {
+                    _ = try await call(
+                        "ChangePassword",
+                        ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
+                        logger: logger)
+                } catch let error as CognitoError where error.code == "NotAuthorizedException" {
+                    throw GatehouseError.invalidCredentials
+                } catch let error as CognitoError {
+                    throw error.gatehouseError()
+                }
+            },
+            apply: {
+                let ended = try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
+                logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
+                return ended
+            })
     }
 
-    /// Runs a Cognito call that checks an emailed code, under the code limits. A wrong code counts
-    /// against the account and the client; an unknown or already-confirmed account answers exactly
-    /// like a wrong code. On success the account's counter (and `alsoResetting`) starts afresh.
-    func checkingCode(
-        email: EmailAddress, code: String, client: ClientInfo, logger: Logger, _ operation: String, _ input: [String: JSONValue],
-        alsoResetting: [RateLimiter.Bucket] = []
-    ) async throws {
-        let limits = limiter.settings
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
-        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket] + alsoResetting, failureCodes: [.codeMismatch]) {
-            guard !code.isEmpty else { throw GatehouseError.codeMismatch }
-            do {
-                _ = try await call(operation, input, logger: logger)
-            } catch let error as CognitoError where error.code == "ExpiredCodeException" {
-                throw GatehouseError.codeExpired
-            } catch let error as CognitoError
-                where ["CodeMismatchException", "UserNotFoundException", "NotAuthorizedException", "AliasExistsException"].contains(error.code)
-            {
-                throw GatehouseError.codeMismatch
-            } catch let error as CognitoError {
-                throw error.gatehouseError()
-            }
+    /// Runs a Cognito call that checks an emailed code (``PasswordAuthentication`` holds the attempt
+    /// against the code limits). An unknown or already-confirmed account answers exactly like a
+    /// wrong code.
+    func checkingCode(code: String, logger: Logger, _ operation: String, _ input: [String: JSONValue]) async throws {
+        guard !code.isEmpty else { throw GatehouseError.codeMismatch }
+        do {
+            _ = try await call(operation, input, logger: logger)
+        } catch let error as CognitoError where error.code == "ExpiredCodeException" {
+            throw GatehouseError.codeExpired
+        } catch let error as CognitoError
+            where ["CodeMismatchException", "UserNotFoundException", "NotAuthorizedException", "AliasExistsException"].contains(error.code)
+        {
+            throw GatehouseError.codeMismatch
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
         }
-    }
-
-    /// Sign-up, resend and forgot share the per-address mail quotas (and each client's), so the
-    /// answers stay the same whatever the address.
-    func consumeMailQuota(_ email: EmailAddress, client: ClientInfo) async throws {
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
     }
 }

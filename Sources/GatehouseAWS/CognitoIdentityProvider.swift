@@ -5,7 +5,7 @@ import Logging
 /// Amazon Cognito behind the same use cases as the embedded pool (its strategy for
 /// ``PasswordBackend``, ``SessionBackend``, ``SocialBackend`` and ``AccountBackend``): Cognito holds
 /// the users and issues the tokens; Gatehouse verifies provider tokens itself, keeps the (provider, sub) → Cognito user
-/// links, applies its own rate limits, and records every session it hands out so that sign-out,
+/// links (Gatehouse's own rate limits are the use cases'), and records every session it hands out so that sign-out,
 /// password changes and deletion end access tokens on our endpoints at once (Cognito's stay valid
 /// until `exp`).
 public struct CognitoIdentityProvider: IdentityProvider {
@@ -16,7 +16,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    let limiter: RateLimiter
     /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
     let liveness: CachedSessionLiveness
     let appleVault: AppleTokenVault?
@@ -36,13 +35,12 @@ public struct CognitoIdentityProvider: IdentityProvider {
     ///   - box: Keyed hashes and sealing.
     ///   - clock: The time source.
     ///   - random: Ids and generated passwords.
-    ///   - rateLimits: Gatehouse's own limits in front of Cognito.
     ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - keys: The pool's signing keys.
     ///   - appleVault: Set when Apple credentials are configured.
     public init(
         settings: CognitoSettings, client: CognitoClient, store: any GatehouseStore, box: SecretBox, clock: any TimeSource,
-        random: any RandomSource, rateLimits: RateLimitSettings, liveness: CachedSessionLiveness,
+        random: any RandomSource, liveness: CachedSessionLiveness,
         keys: RemoteKeySet, appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
@@ -51,7 +49,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: rateLimits)
         self.liveness = liveness
         self.keys = keys
         self.appleVault = appleVault
@@ -157,6 +154,10 @@ public struct CognitoIdentityProvider: IdentityProvider {
     public func checkNewPassword(_ password: String, email: EmailAddress?) throws {
         _ = try passwordOrFail(password, error: Self.passwordLength)
     }
+
+    /// Cognito hashes nothing here: every client is admitted.
+    /// - Parameter client: Who asks (unused).
+    public func admit(client: ClientInfo) throws {}
 
     /// A password outside Cognito's length limits is no account's password.
     /// - Parameter password: The presented password.

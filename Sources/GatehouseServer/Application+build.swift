@@ -104,7 +104,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             client: CognitoClient(
                 settings: .init(region: settings.region, endpoint: settings.endpoint, credentials: configuration.awsCredentials),
                 clock: clock, http: { try upstream.client }),
-            store: store, box: box, clock: clock, random: random, rateLimits: configuration.pool.rateLimits,
+            store: store, box: box, clock: clock, random: random,
             liveness: liveness,
             keys: RemoteKeySet(issuerName: "cognito", url: settings.jwksURL, source: HTTPJWKSSource(upstream: upstream), clock: clock, logger: logger),
             appleVault: social.vault)
@@ -129,8 +129,8 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         appleEnabled: social.apple.isEnabled, store: store, box: box, clock: clock, random: random)
 
     let dependencies = RouteDependencies(
-        passwords: PasswordAuthentication(backend: provider, events: metrics, domainEvents: domainEvents),
-        sessions: Sessions(backend: provider, events: metrics, domainEvents: domainEvents),
+        passwords: PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+        sessions: Sessions(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
         social: SocialSignIn(
             google: social.google, apple: social.apple, backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents, appleWeb: appleWeb),
         accounts: Accounts(backend: provider, appleVault: social.vault, domainEvents: domainEvents),

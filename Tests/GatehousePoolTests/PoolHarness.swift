@@ -16,6 +16,7 @@ struct PoolHarness: Sendable {
     /// Profiles without a cache (each read goes to the store).
     let profiles: Profiles
     let domainEvents: DomainEvents
+    let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
     let liveness: CachedSessionLiveness
@@ -50,14 +51,15 @@ struct PoolHarness: Sendable {
                     refreshKey: refreshKey)
             }
             let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
+            let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
             let pool = makePool(logN)
             return try await body(
                 PoolHarness(
-                    store: store, pool: pool, passwords: PasswordAuthentication(backend: pool, events: NoAuthEvents(), domainEvents: events),
-                    sessions: Sessions(backend: pool, events: NoAuthEvents(), domainEvents: events),
+                    store: store, pool: pool, passwords: PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    sessions: Sessions(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
                     accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events),
                     profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events), domainEvents: events,
-                    clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
+                    limiter: limiter, clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
         }
     }
 
@@ -76,7 +78,7 @@ struct PoolHarness: Sendable {
 
     /// The password use case over another pool (e.g. from ``makePool``), publishing to the same events.
     func passwords(over other: EmbeddedUserPool) -> PasswordAuthentication {
-        PasswordAuthentication(backend: other, events: NoAuthEvents(), domainEvents: domainEvents)
+        PasswordAuthentication(backend: other, limiter: limiter, events: NoAuthEvents(), domainEvents: domainEvents)
     }
 }
 

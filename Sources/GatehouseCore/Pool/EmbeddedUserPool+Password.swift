@@ -12,8 +12,6 @@ extension EmbeddedUserPool {
     /// - Returns: Where the code went, masked.
     /// - Throws: `too_many_requests`, a store error.
     public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()
         let lifetime = settings.resetCodeLifetime
         let (user, code): (UserRecord?, String) = try await store.write { tx in
@@ -34,19 +32,9 @@ extension EmbeddedUserPool {
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The sessions ended and the profile changed.
-    /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
+    /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits
+    ///   and the hashing admission first).
     public func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
-        let limits = settings.rateLimits
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        let codeBuckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
-        let signInBucket = limiter.bucket(limits.signInPerAccount, email.key)
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        return try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
-            try await applyReset(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
-        }
-    }
-
-    private func applyReset(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
 
@@ -85,35 +73,38 @@ extension EmbeddedUserPool {
         }
     }
 
-    /// Changes the password of a signed-in user who knows the current one, and ends their other sessions.
+    /// Prepares changing the password of a signed-in user who knows the current one; the change
+    /// ends their other sessions.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
-    ///   - newPassword: The one they want.
+    ///   - newPassword: The one they want (checked against the policy once the current one passed).
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The sessions ended.
-    /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`, `unauthorized`.
-    public func changePassword(
+    /// - Returns: The plan: failures count against the address's sign-in bucket.
+    /// - Throws: `unauthorized` when the user is gone.
+    public func preparePasswordChange(
         principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
-    ) async throws -> [DomainEvent] {
+    ) async throws -> PasswordChangePlan {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
         }
-        let limits = settings.rateLimits
+        return PasswordChangePlan(
+            accountKey: user.emailKey ?? user.id,
+            verifyCurrent: {
+                var verified = false
+                if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
+                    verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
+                } else {
+                    try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
+                }
+                guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
+            },
+            apply: { try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger) })
+    }
+
+    private func applyChange(to user: UserRecord, principal: Principal, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let email = user.emailKey.flatMap { try? EmailAddress($0) }
-        let accountBucket = limiter.bucket(limits.signInPerAccount, user.emailKey ?? user.id)
-        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
-            var verified = false
-            if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
-                verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
-            } else {
-                try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
-            }
-            guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
-        }
         try settings.passwordPolicy.validate(newPassword, email: email)
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()

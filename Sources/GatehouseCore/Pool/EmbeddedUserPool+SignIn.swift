@@ -3,40 +3,33 @@ import Logging
 
 extension EmbeddedUserPool {
     /// Email and password sign-in. Unknown addresses and wrong passwords get the same answer after the
-    /// same work (a dummy hash), and count against the same per-account and per-client limits.
+    /// same work (a dummy hash); ``PasswordAuthentication`` counts both against the same limits.
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The presented password, checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The new session's tokens.
-    /// - Throws: `invalid_credentials`, `user_not_confirmed`, `too_many_requests`.
-    public func signIn(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
-        let limits = settings.rateLimits
-        let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
-        // A client past its share of the hashing queue is refused before any database work.
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        // The attempt is counted before the password is hashed, so concurrent guesses cannot
-        // all slip in under the limit; a correct password clears the account's failures.
-        var user = try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
-            failureCodes: [.invalidCredentials]
-        ) {
-            let user = try await store.read { try await $0.user(emailKey: email.key) }
-            var verified = false
-            if let hash = user?.passwordHash {
-                verified = try await hasher.verify(password, against: hash, lane: client.rateLimitSubject)
-            } else {
-                try await hasher.verifyDummy(password, lane: client.rateLimitSubject)
-            }
-            guard verified, let user else {
-                logger.info("sign-in failed")
-                throw GatehouseError.invalidCredentials
-            }
-            guard user.confirmed else { throw GatehouseError.userNotConfirmed }
-            return user
+    /// - Returns: The grant that upgrades a weak hash and starts the session.
+    /// - Throws: `invalid_credentials`, `user_not_confirmed`.
+    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+        let user = try await store.read { try await $0.user(emailKey: email.key) }
+        var verified = false
+        if let hash = user?.passwordHash {
+            verified = try await hasher.verify(password, against: hash, lane: client.rateLimitSubject)
+        } else {
+            try await hasher.verifyDummy(password, lane: client.rateLimitSubject)
         }
+        guard verified, let user else {
+            logger.info("sign-in failed")
+            throw GatehouseError.invalidCredentials
+        }
+        guard user.confirmed else { throw GatehouseError.userNotConfirmed }
+        return PasswordSignInGrant { try await startPasswordSession(user, password: password, client: client, logger: logger) }
+    }
 
+    /// Upgrades a hash made with weaker parameters, then starts the session.
+    private func startPasswordSession(_ signedIn: UserRecord, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        var user = signedIn
         if let hash = user.passwordHash, hasher.needsRehash(hash) {
             let upgraded = try await hasher.hash(password, lane: client.rateLimitSubject)
             let now = clock.now()
@@ -100,10 +93,7 @@ extension EmbeddedUserPool {
             logger.info("session reached its lifetime; ended", metadata: ["session.id": .string(sessionID)])
             return .refused(ended: [.sessionsEnded(ids: [sessionID])])
         case .unknown:
-            // Counted (atomically) against the client; a client past the limit gets 429.
-            _ = try await limiter.reserve([limiter.bucket(settings.rateLimits.refreshPerClient, client: client)])
-            logger.info("refresh refused", metadata: ["reason": "unknown token"])
-            throw GatehouseError.invalidGrant
+            return .unknownToken
         case .invalid(let reason):
             logger.info("refresh refused", metadata: ["reason": .string(reason)])
             throw GatehouseError.invalidGrant

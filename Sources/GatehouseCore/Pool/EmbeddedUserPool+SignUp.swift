@@ -9,14 +9,14 @@ extension EmbeddedUserPool {
     ///   - email: The address.
     ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
     ///   - name: The display name, checked.
+    ///   - claimAddressMail: Draws on the address's mail quota.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The sign-up answer.
-    /// - Throws: `too_many_requests`, a store error.
-    public func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.consume([mailBuckets.client])
+    /// - Throws: A store error.
+    public func signUp(
+        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+    ) async throws -> SignUpResult {
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
         let newID = random.uuid()
@@ -46,12 +46,12 @@ extension EmbeddedUserPool {
         switch outcome {
         case .created(let user):
             // The first code always goes out; it counts against the address's caps.
-            _ = try await limiter.tryConsume(mailBuckets.address)
+            _ = try await claimAddressMail()
             await deliver(templates.confirmSignUp(to: email.value, name: name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
             logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
             return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
         case .existing(let user):
-            if let user, try await limiter.tryConsume(mailBuckets.address) == nil {
+            if let user, try await claimAddressMail() {
                 await deliver(templates.alreadyRegistered(to: user.email ?? email.value, name: user.name, confirmed: user.confirmed), logger: logger)
             }
             logger.info("sign-up for an address that already has an account")
@@ -66,31 +66,25 @@ extension EmbeddedUserPool {
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: Nothing to publish (an unconfirmed account has no session or cached profile).
-    /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
+    /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits).
     public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
-        let limits = settings.rateLimits
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.codePerClient, client: client)], resetOnSuccess: [accountBucket], failureCodes: [.codeMismatch]
-        ) {
-            let now = clock.now()
-            let result: CodeCheck = try await store.write { tx in
-                guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
-                let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
-                guard case .accepted = check else { return check }
-                user.confirmed = true
-                user.emailVerified = true
-                user.updatedAt = now
-                try await tx.updateUser(user)
-                try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
-                try await syncProfile(with: user, in: tx)
-                return .accepted
-            }
-            switch result {
-            case .accepted: logger.info("email confirmed")
-            case .mismatch: throw GatehouseError.codeMismatch
-            case .expired: throw GatehouseError.codeExpired
-            }
+        let now = clock.now()
+        let result: CodeCheck = try await store.write { tx in
+            guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
+            let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
+            guard case .accepted = check else { return check }
+            user.confirmed = true
+            user.emailVerified = true
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
+            try await syncProfile(with: user, in: tx)
+            return .accepted
+        }
+        switch result {
+        case .accepted: logger.info("email confirmed")
+        case .mismatch: throw GatehouseError.codeMismatch
+        case .expired: throw GatehouseError.codeExpired
         }
         return []
     }
@@ -106,8 +100,6 @@ extension EmbeddedUserPool {
     /// - Returns: Where the code went, masked.
     /// - Throws: `too_many_requests`, a store error.
     public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
         let now = clock.now()
         let lifetime = settings.signUpCodeLifetime
         let (user, code): (UserRecord?, String) = try await store.write { tx in

@@ -17,7 +17,6 @@ public struct EmbeddedUserPool: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    let limiter: RateLimiter
     /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
     let liveness: CachedSessionLiveness
     /// The server-held secret refresh-token successors are derived with.
@@ -52,7 +51,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
         self.liveness = liveness
         self.refreshKey = refreshKey
         self.appleVault = appleVault
@@ -166,6 +164,13 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// - Throws: `invalid_password`.
     public func checkNewPassword(_ password: String, email: EmailAddress?) throws {
         try settings.passwordPolicy.validate(password, email: email)
+    }
+
+    /// A client past its share of the hashing queue is refused before any database work.
+    /// - Parameter client: Who asks.
+    /// - Throws: `too_many_requests`.
+    public func admit(client: ClientInfo) throws {
+        try hasher.checkAdmission(lane: client.rateLimitSubject)
     }
 
     /// A password longer than the hasher takes is no account's password.

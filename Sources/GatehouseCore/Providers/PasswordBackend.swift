@@ -1,8 +1,8 @@
 import Logging
 
 /// The email and password flows of an identity provider. Inputs arrive normalised by
-/// ``PasswordAuthentication`` (a parsed address, a code without separators, a checked display name);
-/// every error is a ``GatehouseError``.
+/// ``PasswordAuthentication`` (a parsed address, a code without separators, a checked display name),
+/// which also applies the throttles and quotas around each call; every error is a ``GatehouseError``.
 public protocol PasswordBackend: Sendable {
     /// `embedded` or `cognito`.
     var name: String { get }
@@ -19,16 +19,25 @@ public protocol PasswordBackend: Sendable {
     /// - Throws: `invalid_credentials` for one no account can have.
     func checkPresentedPassword(_ password: String) throws
 
+    /// Refuses a client past its share of the password-hashing queue, before any database work
+    /// (a provider that hashes nothing itself admits everyone).
+    /// - Parameter client: Who asks.
+    /// - Throws: `too_many_requests`.
+    func admit(client: ClientInfo) throws
+
     /// Creates an unconfirmed account and sends a code (the same answer for a taken address).
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The password, already checked.
     ///   - name: The display name, already checked.
-    ///   - client: Who asks (rate limits).
+    ///   - claimAddressMail: Draws on the address's mail quota; `false` when it is spent.
+    ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The sign-up answer.
     /// - Throws: A ``GatehouseError``.
-    func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult
+    func signUp(
+        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+    ) async throws -> SignUpResult
 
     /// Confirms the address with the emailed code.
     /// - Parameters:
@@ -49,15 +58,15 @@ public protocol PasswordBackend: Sendable {
     /// - Throws: `too_many_requests` past the mail caps.
     func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery
 
-    /// Signs in with email and password and records the session.
+    /// Checks an email and password (run while the attempt is reserved against the sign-in limits).
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The presented password, already checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The new session's tokens.
-    /// - Throws: `invalid_credentials`, `user_not_confirmed`, `too_many_requests`.
-    func signIn(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens
+    /// - Returns: The grant that starts the session, once the limits released the attempt.
+    /// - Throws: `invalid_credentials`, `user_not_confirmed`.
+    func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant
 
     /// Mails a reset code to the account that owns the address, if any.
     /// - Parameters:
@@ -79,16 +88,17 @@ public protocol PasswordBackend: Sendable {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
     func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent]
 
-    /// Changes the signed-in user's password; their other sessions end.
+    /// Prepares a password change: the account its failures count against, the check of the
+    /// current password (run under the limits) and the change itself.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
     ///   - newPassword: The one they want.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: What changed (the sessions ended), to publish.
-    /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
-    func changePassword(
+    /// - Returns: The plan ``PasswordAuthentication`` runs.
+    /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`, `invalid_password`.
+    func preparePasswordChange(
         principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
-    ) async throws -> [DomainEvent]
+    ) async throws -> PasswordChangePlan
 }

@@ -46,4 +46,6 @@ public enum RefreshResult: Sendable {
     case issued(AuthTokens)
     /// Refused (`invalid_grant`) after ending something, which the use case publishes.
     case refused(ended: [DomainEvent])
+    /// A well-formed token that is not one of ours: refused, and counted against the client.
+    case unknownToken
 }

@@ -2,22 +2,54 @@ import Logging
 
 /// Email and password: sign-up, confirmation, resending the code, sign-in, forgotten and changed
 /// passwords. Owns what every provider shares: the input rules (address, display name, code, the
-/// provider's password rules checked before any work), the sign-in metrics, and publishing what a
-/// flow ended. The provider's strategy does the work against its own backing, with its throttles.
+/// provider's password rules checked before any work), the throttles and mail quotas, the sign-in
+/// metrics, and publishing what a flow ended. The provider's strategy does the work against its own
+/// backing.
+///
+/// The order is part of the security (HardeningTests pin it): a client past its share of the
+/// hashing queue is refused before any database work (``PasswordBackend/admit(client:)``), and an
+/// attempt is reserved against the failure limits before the password or code is checked, so
+/// concurrent guesses get no more evaluations than sequential ones.
 public struct PasswordAuthentication: Sendable {
     let backend: any PasswordBackend
+    let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
 
     /// Creates the use case.
     /// - Parameters:
     ///   - backend: The active provider's password strategy.
+    ///   - limiter: The throttles and quotas.
     ///   - events: Where sign-in outcomes are counted.
     ///   - domainEvents: Where what a flow changed is published.
-    public init(backend: any PasswordBackend, events: any AuthEventObserver, domainEvents: DomainEvents) {
+    public init(backend: any PasswordBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
         self.backend = backend
+        self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
+    }
+
+    var limits: RateLimitSettings { limiter.settings }
+
+    /// Refuses (after the refusal delay) a client past its share of the hashing queue.
+    func admit(_ client: ClientInfo) async throws {
+        try await limiter.holdingRefusals { try backend.admit(client: client) }
+    }
+
+    /// The code limits: per account (cleared by a correct code, with `alsoResetting`) and per client.
+    func guardingCode<T: Sendable>(
+        _ email: EmailAddress, client: ClientInfo, alsoResetting: [RateLimiter.Bucket] = [], _ body: () async throws -> T
+    ) async throws -> T {
+        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
+        let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
+        return try await limiter.guarding(buckets, resetOnSuccess: [accountBucket] + alsoResetting, failureCodes: [.codeMismatch], body)
+    }
+
+    /// Resend and forgot share the per-address mail quotas (and each client's), so the answers stay
+    /// the same whatever the address.
+    func consumeMailQuota(_ email: EmailAddress, client: ClientInfo) async throws {
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
     }
 
     /// Creates an unconfirmed account and mails a code; a taken address gets the same answer.
@@ -33,7 +65,13 @@ public struct PasswordAuthentication: Sendable {
         let email = try EmailAddress(rawEmail)
         try backend.checkNewPassword(password, email: email)
         let name = try InputRules.displayName(fullName)
-        return try await backend.signUp(email: email, password: password, name: name, client: client, logger: logger)
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await admit(client)
+        try await limiter.consume([mailBuckets.client])
+        let limiter = self.limiter
+        // The address's quota is drawn on where the strategy sends (or would send) the mail.
+        let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
+        return try await backend.signUp(email: email, password: password, name: name, claimAddressMail: claimAddressMail, client: client, logger: logger)
     }
 
     /// Confirms the address with the code from the sign-up mail.
@@ -45,7 +83,10 @@ public struct PasswordAuthentication: Sendable {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
     public func confirmSignUp(email rawEmail: String, code: String, client: ClientInfo, logger: Logger) async throws {
         let email = try EmailAddress(rawEmail)
-        let changed = try await backend.confirmSignUp(email: email, code: InputRules.code(code), client: client, logger: logger)
+        let code = InputRules.code(code)
+        let changed = try await guardingCode(email, client: client) {
+            try await backend.confirmSignUp(email: email, code: code, client: client, logger: logger)
+        }
         domainEvents.publish(changed)
     }
 
@@ -57,7 +98,9 @@ public struct PasswordAuthentication: Sendable {
     /// - Returns: Where the code went, masked.
     /// - Throws: `invalid_request`, `too_many_requests`.
     public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        try await backend.resendConfirmationCode(email: try EmailAddress(rawEmail), client: client, logger: logger)
+        let email = try EmailAddress(rawEmail)
+        try await consumeMailQuota(email, client: client)
+        return try await backend.resendConfirmationCode(email: email, client: client, logger: logger)
     }
 
     /// Signs in with email and password (counted under `password`).
@@ -72,7 +115,17 @@ public struct PasswordAuthentication: Sendable {
         try await events.observing("password") {
             let email = try EmailAddress(rawEmail)
             try backend.checkPresentedPassword(password)
-            return try await backend.signIn(email: email, password: password, client: client, logger: logger)
+            let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
+            try await admit(client)
+            // The attempt is counted before the password is checked, so concurrent guesses cannot
+            // all slip in under the limit; a correct password clears the account's failures.
+            let grant = try await limiter.guarding(
+                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+                failureCodes: [.invalidCredentials]
+            ) {
+                try await backend.verifyPassword(email: email, password: password, client: client, logger: logger)
+            }
+            return try await grant.start()
         }
     }
 
@@ -84,7 +137,9 @@ public struct PasswordAuthentication: Sendable {
     /// - Returns: Where the code went, masked.
     /// - Throws: `invalid_request`, `too_many_requests`.
     public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        try await backend.forgotPassword(email: try EmailAddress(rawEmail), client: client, logger: logger)
+        let email = try EmailAddress(rawEmail)
+        try await consumeMailQuota(email, client: client)
+        return try await backend.forgotPassword(email: email, client: client, logger: logger)
     }
 
     /// Sets a new password with the code from the reset mail; every session of the user ends.
@@ -98,7 +153,12 @@ public struct PasswordAuthentication: Sendable {
     public func resetPassword(email rawEmail: String, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
         let email = try EmailAddress(rawEmail)
         try backend.checkNewPassword(newPassword, email: email)
-        let ended = try await backend.resetPassword(email: email, code: InputRules.code(code), newPassword: newPassword, client: client, logger: logger)
+        let code = InputRules.code(code)
+        try await admit(client)
+        // A reset proves the address: the account's sign-in back-off is cleared with its code limit.
+        let ended = try await guardingCode(email, client: client, alsoResetting: [limiter.bucket(limits.signInPerAccount, email.key)]) {
+            try await backend.resetPassword(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
+        }
         domainEvents.publish(ended)
     }
 
@@ -111,8 +171,15 @@ public struct PasswordAuthentication: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
     public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
-        let ended = try await backend.changePassword(
+        let plan = try await backend.preparePasswordChange(
             principal: principal, currentPassword: currentPassword, newPassword: newPassword, client: client, logger: logger)
-        domainEvents.publish(ended)
+        let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
+        try await admit(client)
+        try await limiter.guarding(
+            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]
+        ) {
+            try await plan.verifyCurrent()
+        }
+        domainEvents.publish(try await plan.apply())
     }
 }

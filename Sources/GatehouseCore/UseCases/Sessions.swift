@@ -1,19 +1,23 @@
 import Logging
 
 /// Sessions: refreshing tokens, signing out (one session or all), and authenticating a bearer
-/// token. Counts refreshes under `refresh` and publishes what a flow ended.
+/// token. Counts refreshes under `refresh`, throttles unknown refresh tokens per client, and
+/// publishes what a flow ended.
 public struct Sessions: Sendable {
     let backend: any SessionBackend
+    let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
 
     /// Creates the use case.
     /// - Parameters:
     ///   - backend: The active provider's session strategy.
+    ///   - limiter: Counts unknown refresh tokens per client.
     ///   - events: Where refresh outcomes are counted.
     ///   - domainEvents: Where ended sessions are published.
-    public init(backend: any SessionBackend, events: any AuthEventObserver, domainEvents: DomainEvents) {
+    public init(backend: any SessionBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
         self.backend = backend
+        self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
     }
@@ -32,6 +36,11 @@ public struct Sessions: Sendable {
                 return tokens
             case .refused(let ended):
                 domainEvents.publish(ended)
+                throw GatehouseError.invalidGrant
+            case .unknownToken:
+                // Counted (atomically) against the client; a client past the limit gets 429.
+                _ = try await limiter.reserve([limiter.bucket(limiter.settings.refreshPerClient, client: client)])
+                logger.info("refresh refused", metadata: ["reason": "unknown token"])
                 throw GatehouseError.invalidGrant
             }
         }
