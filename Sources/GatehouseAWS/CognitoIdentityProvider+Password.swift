@@ -116,38 +116,36 @@ extension CognitoIdentityProvider {
     /// - Returns: New tokens (a refusal here ends nothing, so it throws).
     /// - Throws: `invalid_grant`, an upstream error.
     public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> RefreshResult {
-        do {
-            guard !refreshToken.isEmpty, refreshToken.utf8.count <= 8192 else { throw GatehouseError.invalidGrant }
-            let hash = refreshTokenHash(refreshToken)
-            let refusal: String? = try await store.read { tx in
-                guard let record = try await tx.refreshToken(hash: hash) else { return nil }
-                if let session = try await tx.session(id: record.sessionID), !session.isActive { return "session ended" }
-                if try await tx.subjectRevocation(sub: record.userID)?.deletedAt != nil { return "user deleted" }
-                return nil
-            }
-            if let refusal {
-                logger.info("refresh refused", metadata: ["reason": .string(refusal)])
-                throw GatehouseError.invalidGrant
-            }
-            let output: [String: JSONValue]
-            do {
-                if settings.refreshRotation {
-                    output = try await call(
-                        "GetTokensFromRefreshToken", ["ClientId": .string(settings.clientID), "RefreshToken": .string(refreshToken)], logger: logger)
-                } else {
-                    output = try await call(
-                        "InitiateAuth",
-                        ["ClientId": .string(settings.clientID), "AuthFlow": "REFRESH_TOKEN_AUTH", "AuthParameters": ["REFRESH_TOKEN": .string(refreshToken)]],
-                        logger: logger)
-                }
-            } catch let error as CognitoError where ["NotAuthorizedException", "UserNotFoundException", "InvalidParameterException", "RefreshTokenReuseException"].contains(error.code) {
-                logger.info("refresh refused by Cognito", metadata: ["cognito.error": .string(error.code)])
-                throw GatehouseError.invalidGrant
-            } catch let error as CognitoError {
-                throw error.gatehouseError()
-            }
-            return .issued(try await issued(output, method: "refresh", refreshToken: refreshToken, logger: logger))
+        guard !refreshToken.isEmpty, refreshToken.utf8.count <= 8192 else { throw GatehouseError.invalidGrant }
+        let hash = refreshTokenHash(refreshToken)
+        let refusal: String? = try await store.read { tx in
+            guard let record = try await tx.refreshToken(hash: hash) else { return nil }
+            if let session = try await tx.session(id: record.sessionID), !session.isActive { return "session ended" }
+            if try await tx.subjectRevocation(sub: record.userID)?.deletedAt != nil { return "user deleted" }
+            return nil
         }
+        if let refusal {
+            logger.info("refresh refused", metadata: ["reason": .string(refusal)])
+            throw GatehouseError.invalidGrant
+        }
+        let output: [String: JSONValue]
+        do {
+            if settings.refreshRotation {
+                output = try await call(
+                    "GetTokensFromRefreshToken", ["ClientId": .string(settings.clientID), "RefreshToken": .string(refreshToken)], logger: logger)
+            } else {
+                output = try await call(
+                    "InitiateAuth",
+                    ["ClientId": .string(settings.clientID), "AuthFlow": "REFRESH_TOKEN_AUTH", "AuthParameters": ["REFRESH_TOKEN": .string(refreshToken)]],
+                    logger: logger)
+            }
+        } catch let error as CognitoError where ["NotAuthorizedException", "UserNotFoundException", "InvalidParameterException", "RefreshTokenReuseException"].contains(error.code) {
+            logger.info("refresh refused by Cognito", metadata: ["cognito.error": .string(error.code)])
+            throw GatehouseError.invalidGrant
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        return .issued(try await issued(output, method: "refresh", refreshToken: refreshToken, logger: logger))
     }
 
     /// Ends the refresh token's session here and revokes the token at Cognito (RevokeToken also ends

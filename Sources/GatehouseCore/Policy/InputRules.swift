@@ -15,7 +15,10 @@ public enum InputRules {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         guard trimmed.unicodeScalars.count <= maxDisplayNameLength else { throw .invalidRequest("'full_name' is longer than 256 characters.") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
+        let hasControl = trimmed.unicodeScalars.contains { scalar in
+            scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format && scalar != "\u{200D}"
+        }
+        guard !hasControl else {
             throw .invalidRequest("'full_name' contains control characters.")
         }
         return trimmed

@@ -1,7 +1,10 @@
 /// The user facts a just-in-time profile starts from.
 public struct ProfileSeed: Sendable, Equatable {
+    /// The user's address, if the provider knows one.
     public var email: String?
+    /// Whether the provider verified it.
     public var emailVerified: Bool
+    /// The display name, if any.
     public var name: String?
 
     /// Creates a seed.

@@ -1,17 +1,32 @@
 /// Sign-in outcomes for metrics, without who or why in detail.
 public protocol AuthEventObserver: Sendable {
-    /// `method` is `password`, `refresh`, `google`, `apple`, `handoff`; `outcome` a short stable word
-    /// (`success`, `invalid_credentials`, `not_confirmed`, `throttled`, `invalid_token`, `invalid_grant`, `error`).
+    /// Counts one attempt.
+    /// - Parameters:
+    ///   - method: `password`, `refresh`, `google`, `apple` or `handoff`.
+    ///   - outcome: A short stable word (`success`, `invalid_credentials`, `not_confirmed`, `throttled`,
+    ///     `invalid_token`, `invalid_grant`, `error`).
     func signInAttempt(method: String, outcome: String)
 }
 
+/// Counts nothing (tests, tools).
 public struct NoAuthEvents: AuthEventObserver {
+    /// Creates the observer.
     public init() {}
+
+    /// Ignores the attempt.
+    /// - Parameters:
+    ///   - method: Unused.
+    ///   - outcome: Unused.
     public func signInAttempt(method: String, outcome: String) {}
 }
 
 extension AuthEventObserver {
     /// Runs `body`, reporting its outcome under `method`.
+    /// - Parameters:
+    ///   - method: The sign-in method the outcome is counted under.
+    ///   - body: The attempt.
+    /// - Returns: What `body` returns.
+    /// - Throws: Whatever `body` throws (counted by its code first).
     public func observing<T>(_ method: String, _ body: () async throws -> T) async throws -> T {
         do {
             let value = try await body()

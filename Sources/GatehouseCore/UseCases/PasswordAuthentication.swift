@@ -71,7 +71,8 @@ public struct PasswordAuthentication: Sendable {
         let limiter = self.limiter
         // The address's quota is drawn on where the strategy sends (or would send) the mail.
         let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
-        return try await backend.signUp(email: email, password: password, name: name, claimAddressMail: claimAddressMail, client: client, logger: logger)
+        return try await backend.signUp(
+            email: email, password: password, name: name, claimAddressMail: claimAddressMail, client: client, logger: logger)
     }
 
     /// Confirms the address with the code from the sign-up mail.
@@ -176,7 +177,8 @@ public struct PasswordAuthentication: Sendable {
         let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
         try await admit(client)
         try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]
+            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+            failureCodes: [.invalidCredentials]
         ) {
             try await plan.verifyCurrent()
         }

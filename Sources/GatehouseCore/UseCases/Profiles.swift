@@ -17,7 +17,9 @@ public struct Profiles: Sendable {
     ///   - clock: The time source.
     ///   - cache: The profile cache, if profiles are cached.
     ///   - domainEvents: Where profile changes are published.
-    public init(store: any GatehouseStore, backend: any AccountBackend, clock: any TimeSource, cache: ProfileCache? = nil, domainEvents: DomainEvents) {
+    public init(
+        store: any GatehouseStore, backend: any AccountBackend, clock: any TimeSource, cache: ProfileCache? = nil, domainEvents: DomainEvents
+    ) {
         self.store = store
         self.backend = backend
         self.clock = clock

@@ -6,7 +6,9 @@ import Logging
 /// address, so nobody can grind through forged tokens. Outcomes are counted under `google`, `apple`
 /// and `handoff`; what a sign-in changed is published.
 public struct SocialSignIn: Sendable {
+    /// Verifies Google ID tokens.
     public let google: ProviderTokenVerifier
+    /// Verifies Apple identity tokens.
     public let apple: ProviderTokenVerifier
     let backend: any SocialBackend
     let limiter: RateLimiter
@@ -64,13 +66,14 @@ public struct SocialSignIn: Sendable {
     /// - Returns: The session's tokens, `isNewUser` set.
     /// - Throws: `invalid_token`, `provider_disabled`, `conflict`, `too_many_requests`.
     public func signInWithApple(
-        identityToken: String, authorizationCode: String?, nonce: String?, fullName: String?, redirectURI: String? = nil, client: ClientInfo, logger: Logger
+        identityToken: String, authorizationCode: String?, nonce: String?, fullName: String?, redirectURI: String? = nil,
+        client: ClientInfo, logger: Logger
     ) async throws -> AuthTokens {
         try await events.observing("apple") {
             let identity = try await verify(identityToken, nonce: nonce, with: apple, client: client)
-            return try await signIn(
-                ProviderSignIn(identity: identity, nonce: nonce, fullNameHint: fullName, appleAuthorizationCode: authorizationCode, appleRedirectURI: redirectURI),
-                client: client, logger: logger)
+            let request = ProviderSignIn(
+                identity: identity, nonce: nonce, fullNameHint: fullName, appleAuthorizationCode: authorizationCode, appleRedirectURI: redirectURI)
+            return try await signIn(request, client: client, logger: logger)
         }
     }
 
