@@ -7,6 +7,11 @@ import Logging
 extension CognitoIdentityProvider {
     /// Verifies a Cognito access token against the pool's key set (RS256, exact issuer,
     /// `token_use == access`, our app client, times), then that its session still counts here.
+    /// - Parameters:
+    ///   - bearer: The access token.
+    ///   - logger: The request's logger.
+    /// - Returns: The caller.
+    /// - Throws: `unauthorized`, or `upstream_unavailable` when the key set cannot be fetched.
     public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: bearer) } catch { throw GatehouseError.unauthorized(cause: error.description) }
@@ -28,6 +33,12 @@ extension CognitoIdentityProvider {
         return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
     }
 
+    /// The Cognito user's address and name (GetUser with the caller's token).
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Returns: The seed.
+    /// - Throws: `unauthorized` when Cognito no longer knows the token or user, an upstream error.
     public func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
         do {
             let user = CognitoUser(try await call("GetUser", ["AccessToken": .string(principal.accessToken)], logger: logger))
@@ -40,10 +51,15 @@ extension CognitoIdentityProvider {
     }
 
     /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission),
-    /// then everything of theirs here in one transaction; their tokens stop working here at once and
-    /// their Apple tokens are revoked (queued if Apple is unreachable). If Cognito cannot be reached
-    /// nothing changes and the client can retry.
-    public func deleteAccount(principal: Principal, logger: Logger) async throws {
+    /// then everything of theirs here in one transaction (with the cut-off that ends their tokens here
+    /// and their Apple tokens queued for revocation). If Cognito cannot be reached nothing changes and
+    /// the client can retry.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Returns: The queued Apple revocations.
+    /// - Throws: An upstream or store error.
+    public func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] {
         do {
             _ = try await call("DeleteUser", ["AccessToken": .string(principal.accessToken)], logger: logger)
         } catch let error as CognitoError where error.code == "UserNotFoundException" {
@@ -62,7 +78,7 @@ extension CognitoIdentityProvider {
             throw error.gatehouseError()
         }
         let sub = principal.sub
-        let deletion = AccountDeletion(liveness: liveness, profileCache: profileCache, appleVault: appleVault)
+        let deletion = AccountDeletion(appleVault: appleVault)
         let now = clock.now()
         let queued: [String]
         do {
@@ -75,10 +91,20 @@ extension CognitoIdentityProvider {
             logger.critical("the Cognito user was deleted but its local records were not", metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))])
             throw error
         }
-        await deletion.finish(sub: sub, queuedRevocations: queued, logger: logger)
+        return queued
     }
 
+    /// Names stay where they are on Cognito: the profile row holds the app's copy (which is what
+    /// GET /me shows); Cognito's `name` attribute is left as the user signed up with.
+    /// - Parameters:
+    ///   - name: The new name (unused).
+    ///   - sub: The user (unused).
+    ///   - now: The change's time (unused).
+    ///   - tx: The profile update's transaction (unused).
+    public func recordDisplayName(_ name: String?, sub: String, at now: Date, in tx: any StoreTransaction) async throws {}
+
     /// The store answers and the pool's keys can be had (cached, or fetched now).
+    /// - Throws: The store's error, or `upstream_unavailable`.
     public func checkReady() async throws {
         try await store.ping()
         if keys.expiresAt <= clock.now() {

@@ -15,12 +15,20 @@ import Logging
 extension CognitoIdentityProvider {
     enum Resolved: Sendable {
         case existing(sub: String)
-        case created(sub: String)
+        /// A new user; `replaced` is the unconfirmed sign-up that held the address, if any.
+        case created(sub: String, replaced: String?)
     }
 
-    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+    /// Finds or creates the Cognito user a verified identity belongs to, and signs them in.
+    /// - Parameters:
+    ///   - signIn: The verified identity; its name hint already checked by ``SocialSignIn``.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The tokens and what changed (the user's profile, a replaced sign-up).
+    /// - Throws: `conflict`, `forbidden`, an upstream error.
+    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> ProviderSignInOutcome {
         let identity = signIn.identity
-        let hint = (try? EmbeddedUserPool.displayName(signIn.fullNameHint)) ?? nil
+        let hint = signIn.fullNameHint
         var resolved: Resolved?
         for attempt in 0..<3 {
             do {
@@ -35,17 +43,21 @@ extension CognitoIdentityProvider {
         guard let resolved else { throw GatehouseError.internalError(cause: "could not resolve the provider identity on Cognito") }
         let sub: String
         let isNew: Bool
+        var changed: [DomainEvent] = []
         switch resolved {
         case .existing(let existing): (sub, isNew) = (existing, false)
-        case .created(let created): (sub, isNew) = (created, true)
+        case .created(let created, let replaced):
+            (sub, isNew) = (created, true)
+            if let replaced { changed.append(.userDeleted(sub: replaced)) }
         }
         if identity.provider == .apple, let code = signIn.appleAuthorizationCode, let vault = appleVault {
             await vault.keepRefreshToken(for: sub, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
         }
         let output = try await adminSignIn(username: sub, logger: logger)
-        profileCache?.invalidate(sub)
+        changed.append(.profileChanged(sub: sub))
         logger.info("signed in", metadata: ["user.sub": .string(sub), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
-        return try await issued(output, method: identity.provider.rawValue, isNewUser: isNew, logger: logger)
+        let tokens = try await issued(output, method: identity.provider.rawValue, isNewUser: isNew, logger: logger)
+        return ProviderSignInOutcome(tokens: tokens, events: changed)
     }
 
     private func resolve(_ identity: VerifiedIdentity, name: String?, logger: Logger) async throws -> Resolved {
@@ -81,6 +93,7 @@ extension CognitoIdentityProvider {
             throw GatehouseError(.forbidden, "The provider has not verified this email address, so it cannot be used to sign in.")
         }
         let now = clock.now()
+        var replaced: String?
         let existing: CognitoUser?
         do {
             existing = CognitoUser(try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)], logger: logger))
@@ -124,7 +137,7 @@ extension CognitoIdentityProvider {
                 try await tx.deleteProfile(sub: sub)
                 try await tx.deleteCognitoPassword(sub: sub)
             }
-            liveness.invalidate(sub: sub)
+            replaced = sub
             logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(sub)])
         }
 
@@ -148,7 +161,7 @@ extension CognitoIdentityProvider {
         }
         guard let sub = created.sub else { throw GatehouseError.upstreamUnavailable(cause: "AdminCreateUser returned no sub") }
         try await store.write { try await $0.insertIdentity(IdentityRecord(linking: identity, to: sub, at: now)) }
-        return .created(sub: sub)
+        return .created(sub: sub, replaced: replaced)
     }
 
     /// Signs the user in (ADMIN_USER_PASSWORD_AUTH) with the random password Gatehouse keeps for them,

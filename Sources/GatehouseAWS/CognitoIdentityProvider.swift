@@ -2,9 +2,10 @@ import Foundation
 import GatehouseCore
 import Logging
 
-/// Amazon Cognito behind the same contract as the embedded pool: Cognito holds the users and issues
-/// the tokens; Gatehouse verifies provider tokens itself, keeps the (provider, sub) → Cognito user
-/// links, applies its own rate limits, and records every session it hands out so that sign-out,
+/// Amazon Cognito behind the same use cases as the embedded pool (its strategy for
+/// ``PasswordBackend``, ``SessionBackend``, ``SocialBackend`` and ``AccountBackend``): Cognito holds
+/// the users and issues the tokens; Gatehouse verifies provider tokens itself, keeps the (provider, sub) → Cognito user
+/// links (Gatehouse's own rate limits are the use cases'), and records every session it hands out so that sign-out,
 /// password changes and deletion end access tokens on our endpoints at once (Cognito's stay valid
 /// until `exp`).
 public struct CognitoIdentityProvider: IdentityProvider {
@@ -15,11 +16,9 @@ public struct CognitoIdentityProvider: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    let limiter: RateLimiter
+    /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
     let liveness: CachedSessionLiveness
-    let events: any AuthEventObserver
     let appleVault: AppleTokenVault?
-    let profileCache: ProfileCache?
     /// The pool's signing keys (refreshed in the background like Apple's and Google's).
     public let keys: RemoteKeySet
     let verifier: AccessTokenVerifier
@@ -28,10 +27,21 @@ public struct CognitoIdentityProvider: IdentityProvider {
     let userLocks = KeyedAsyncLock()
     let instanceID: String
 
+    /// Creates the Cognito strategy.
+    /// - Parameters:
+    ///   - settings: The pool, client and lifetimes.
+    ///   - client: Calls Cognito's API.
+    ///   - store: Session records, identity links, sealed passwords.
+    ///   - box: Keyed hashes and sealing.
+    ///   - clock: The time source.
+    ///   - random: Ids and generated passwords.
+    ///   - liveness: The session-liveness cache bearer authentication reads.
+    ///   - keys: The pool's signing keys.
+    ///   - appleVault: Set when Apple credentials are configured.
     public init(
         settings: CognitoSettings, client: CognitoClient, store: any GatehouseStore, box: SecretBox, clock: any TimeSource,
-        random: any RandomSource, rateLimits: RateLimitSettings, liveness: CachedSessionLiveness, events: any AuthEventObserver,
-        keys: RemoteKeySet, appleVault: AppleTokenVault? = nil, profileCache: ProfileCache? = nil
+        random: any RandomSource, liveness: CachedSessionLiveness,
+        keys: RemoteKeySet, appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
         self.client = client
@@ -39,12 +49,9 @@ public struct CognitoIdentityProvider: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: rateLimits)
         self.liveness = liveness
-        self.events = events
         self.keys = keys
         self.appleVault = appleVault
-        self.profileCache = profileCache
         self.verifier = AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: 60, requireOriginJTI: false)
         self.instanceID = random.uuid()
     }
@@ -116,7 +123,8 @@ public struct CognitoIdentityProvider: IdentityProvider {
 
     /// Ends sessions here: the listed ones, or all of the user's (`except` one), and — with `cutOff` —
     /// every token of the user issued before now that we never saw (issued by Cognito elsewhere).
-    func endSessions(sub: String, except: String? = nil, reason: SessionRecord.EndReason, cutOff: Bool) async throws {
+    /// Returns the event for the use case to publish.
+    func endSessions(sub: String, except: String? = nil, reason: SessionRecord.EndReason, cutOff: Bool) async throws -> [DomainEvent] {
         let now = clock.now()
         try await store.write { tx in
             try await tx.revokeSessions(userID: sub, except: except, at: now, reason: reason)
@@ -125,7 +133,7 @@ public struct CognitoIdentityProvider: IdentityProvider {
                 try await tx.recordSubjectRevocation(sub: sub, revokedBefore: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up)), deletedAt: nil)
             }
         }
-        liveness.forget(sub: sub)
+        return [.sessionsChanged(sub: sub)]
     }
 
     // MARK: Inputs
@@ -136,5 +144,25 @@ public struct CognitoIdentityProvider: IdentityProvider {
     func passwordOrFail(_ password: String, error: GatehouseError) throws -> String {
         guard !password.isEmpty, password.unicodeScalars.count <= Self.maxPasswordLength else { throw error }
         return password
+    }
+
+    /// Cognito applies the pool's own policy; here only its length limits (1 to 256 characters).
+    /// - Parameters:
+    ///   - password: The new password.
+    ///   - email: Unused: Cognito's policy decides the rest.
+    /// - Throws: `invalid_password`.
+    public func checkNewPassword(_ password: String, email: EmailAddress?) throws {
+        _ = try passwordOrFail(password, error: Self.passwordLength)
+    }
+
+    /// Cognito hashes nothing here: every client is admitted.
+    /// - Parameter client: Who asks (unused).
+    public func admit(client: ClientInfo) throws {}
+
+    /// A password outside Cognito's length limits is no account's password.
+    /// - Parameter password: The presented password.
+    /// - Throws: `invalid_credentials`.
+    public func checkPresentedPassword(_ password: String) throws {
+        _ = try passwordOrFail(password, error: .invalidCredentials)
     }
 }

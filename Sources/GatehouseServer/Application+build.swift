@@ -81,31 +81,34 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     let mailQueue = MailQueue(deliverer: deliverer)
     let metrics = GatehouseMetrics()
     let upstream = UpstreamHTTPClient()
-    let social = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
+    let socialParts = try SocialComponents(configuration: configuration, store: store, box: box, upstream: upstream, clock: clock, random: random, logger: logger)
     let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
+    // Use cases publish what changed; the one subscriber below keeps this process's caches right.
+    let domainEvents = DomainEvents()
+    let liveness: CachedSessionLiveness
     let provider: any IdentityProvider
-    var upstreamKeySets = [social.google.keySet, social.apple.keySet].compactMap { $0 }
+    var upstreamKeySets = [socialParts.google.keySet, socialParts.apple.keySet].compactMap { $0 }
     var discovery = DiscoveryDocuments(
         issuer: issuer, jwksURI: issuer + "/.well-known/jwks.json", jwksMaxAge: configuration.jwksMaxAge, jwks: { keyring.snapshot.jwks },
         openAPI: OpenAPIDocument.bytes)
     switch configuration.identityProvider {
     case .embedded:
-        let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
+        liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
         provider = EmbeddedUserPool(
             settings: configuration.pool, store: store, hasher: hasher, tokens: tokens, mailer: mailQueue, box: box, clock: clock,
-            random: random, liveness: liveness, events: metrics, refreshKey: prepared.refreshKey, appleVault: social.vault, profileCache: profileCache)
+            random: random, liveness: liveness, refreshKey: prepared.refreshKey, appleVault: socialParts.vault)
     case .cognito:
         guard let settings = configuration.cognito else { throw ConfigurationError("The Cognito provider is not configured.") }
+        liveness = CachedSessionLiveness(source: CognitoIdentityProvider.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
         let cognito = CognitoIdentityProvider(
             settings: settings,
             client: CognitoClient(
                 settings: .init(region: settings.region, endpoint: settings.endpoint, credentials: configuration.awsCredentials),
                 clock: clock, http: { try upstream.client }),
-            store: store, box: box, clock: clock, random: random, rateLimits: configuration.pool.rateLimits,
-            liveness: CachedSessionLiveness(source: CognitoIdentityProvider.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL),
-            events: metrics,
+            store: store, box: box, clock: clock, random: random,
+            liveness: liveness,
             keys: RemoteKeySet(issuerName: "cognito", url: settings.jwksURL, source: HTTPJWKSSource(upstream: upstream), clock: clock, logger: logger),
-            appleVault: social.vault, profileCache: profileCache)
+            appleVault: socialParts.vault)
         provider = cognito
         upstreamKeySets.append(cognito.keys)
         // Cognito issues the tokens and publishes their keys; our keys sign nothing here.
@@ -116,20 +119,27 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             "cognito.endpoint": .string(settings.endpoint), "aws.credentials": .stringConvertible(configuration.awsCredentials != nil),
         ])
     }
-    let profiles = ProfileService(store: store, provider: provider, clock: clock, cache: profileCache)
+    domainEvents.subscribe(CacheInvalidation(liveness: liveness, profiles: profileCache))
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
-    let socialSignIn = SocialSignInService(google: social.google, apple: social.apple, provider: provider, limiter: limiter, events: metrics)
     let appleWeb = AppleWebFlow(
         settings: configuration.appleServicesID.map {
             AppleWebFlow.Settings(
                 servicesID: $0, appleAPIBase: configuration.appleAPIURL, redirectURI: configuration.resolvedIssuer + "/auth/apple/callback",
                 appURLScheme: configuration.appURLScheme, mode: configuration.appleCallbackMode)
         },
-        social: socialSignIn, store: store, box: box, clock: clock, random: random)
+        appleEnabled: socialParts.apple.isEnabled, store: store, box: box, clock: clock, random: random)
 
+    let social = SocialSignIn(
+        google: socialParts.google, apple: socialParts.apple, backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents,
+        appleWeb: appleWeb)
     let router = Router(context: GatehouseRequestContext.self)
     let servedRoutes = GatehouseRouter(
-        provider: provider, profiles: profiles, social: socialSignIn, appleWeb: appleWeb, metrics: metrics, discovery: discovery,
+        passwords: PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+        sessions: Sessions(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+        social: social,
+        accounts: Accounts(backend: provider, appleVault: socialParts.vault, domainEvents: domainEvents),
+        profiles: Profiles(store: store, backend: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+        metrics: metrics, discovery: discovery,
         web: WebPage(configuration: configuration), body: RequestBodyReader(limit: configuration.maxBodySize),
         trustedProxies: configuration.trustedProxies
     ).install(on: router)
@@ -141,7 +151,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,
             clock: clock, logger: logger))
     if options.refreshProviderKeysInBackground, !upstreamKeySets.isEmpty { services.append(ProviderKeyRefreshService(keySets: upstreamKeySets, clock: clock, logger: logger)) }
-    if let vault = social.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
+    if let vault = socialParts.vault { services.append(AppleRevocationService(vault: vault, logger: logger)) }
     services.append(MailDeliveryService(queue: mailQueue, logger: logger))
     services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await store.close() }))
@@ -157,5 +167,5 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             await onServerRunning?(port)
         },
         logger: logger)
-    return GatehouseApplication(app: app, routes: servedRoutes, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: social.vault, mailQueue: mailQueue)
+    return GatehouseApplication(app: app, routes: servedRoutes, issuer: issuer, clientID: configuration.cognito?.clientID ?? prepared.clientID, store: store, provider: provider, appleVault: socialParts.vault, mailQueue: mailQueue)
 }

@@ -22,18 +22,18 @@ struct HardeningTests {
         try await PoolHarness.run(database: database) { h in
             let first = try await h.confirmedUser()
             var latest = first
-            for _ in 0..<3 { latest = try await h.pool.refresh(refreshToken: latest.refreshToken, client: h.client, logger: h.logger) }
+            for _ in 0..<3 { latest = try await h.sessions.refresh(refreshToken: latest.refreshToken, client: h.client, logger: h.logger) }
             var computed = first.refreshToken
             for step in 1...4 {
                 computed = RefreshChainAttack.successor(of: computed)
                 await #expect("computed successor \(step)") {
-                    try await h.pool.refresh(refreshToken: computed, client: ClientInfo(address: "203.0.113.66"), logger: h.logger)
+                    try await h.sessions.refresh(refreshToken: computed, client: ClientInfo(address: "203.0.113.66"), logger: h.logger)
                 } throws: {
                     GatehouseError.Code.of($0) == .invalidGrant
                 }
             }
             // The owner's session is untouched.
-            let next = try await h.pool.refresh(refreshToken: latest.refreshToken, client: h.client, logger: h.logger)
+            let next = try await h.sessions.refresh(refreshToken: latest.refreshToken, client: h.client, logger: h.logger)
             _ = try await h.me(next)
         }
     }
@@ -49,13 +49,13 @@ struct HardeningTests {
             var codes: [String] = []
             for _ in 0..<8 {
                 do {
-                    _ = try await h.pool.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: prober, logger: h.logger)
+                    _ = try await h.sessions.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: prober, logger: h.logger)
                 } catch let error as GatehouseError { codes.append(error.code.rawValue) }
             }
             #expect(codes == Array(repeating: "invalid_grant", count: 6) + ["too_many_requests", "too_many_requests"])
             // A valid token from the same address still works; other addresses are not throttled.
-            _ = try await h.pool.refresh(refreshToken: tokens.refreshToken, client: prober, logger: h.logger)
-            await #expect { try await h.pool.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: h.client, logger: h.logger) } throws: {
+            _ = try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: prober, logger: h.logger)
+            await #expect { try await h.sessions.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -75,7 +75,7 @@ struct HardeningTests {
                     group.addTask {
                         let client = ClientInfo(address: "198.51.100.\(index)")
                         do {
-                            _ = try await h.pool.signIn(email: "victim@example.com", password: "wrong pass \(index)", client: client, logger: h.logger)
+                            _ = try await h.passwords.signIn(email: "victim@example.com", password: "wrong pass \(index)", client: client, logger: h.logger)
                             return "success"
                         } catch let error as GatehouseError { return error.code.rawValue }
                     }
@@ -96,7 +96,7 @@ struct HardeningTests {
             let evaluated = try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<120 {
                     group.addTask {
-                        _ = try? await h.pool.signIn(email: "user\(index)@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+                        _ = try? await h.passwords.signIn(email: "user\(index)@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
                     }
                 }
                 try await group.waitForAll()
@@ -114,19 +114,19 @@ struct HardeningTests {
         limits.codePerAccount = RateLimitRule(name: "code.account", freeAttempts: 1000, window: 3600)
         limits.codePerClient = RateLimitRule(name: "code.client", freeAttempts: 1000, window: 3600)
         try await PoolHarness.run(database: database, settings: PoolSettings(rateLimits: limits)) { h in
-            _ = try await h.pool.signUp(email: "guess@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(email: "guess@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "guess@example.com", kind: "confirm_signup"))
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { _ = try? await h.pool.confirmSignUp(email: "guess@example.com", code: wrong, client: h.client, logger: h.logger) }
+                    group.addTask { _ = try? await h.passwords.confirmSignUp(email: "guess@example.com", code: wrong, client: h.client, logger: h.logger) }
                 }
                 try await group.waitForAll()
             }
             let user = try require(try await h.store.read { try await $0.user(emailKey: "guess@example.com") })
             let stored = try await h.store.read { try await $0.code(userID: user.id, purpose: .confirmSignUp) }
             #expect(stored?.attempts == 5)
-            await #expect { try await h.pool.confirmSignUp(email: "guess@example.com", code: code, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.passwords.confirmSignUp(email: "guess@example.com", code: code, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .codeExpired
             }
         }
@@ -140,11 +140,11 @@ struct HardeningTests {
             var tokens = try await h.confirmedUser()
             for _ in 0..<2 {
                 h.clock.advance(by: 6 * day)
-                tokens = try await h.pool.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger)
+                tokens = try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger)
             }
             _ = try await h.me(tokens)  // day 12: still live
             h.clock.advance(by: 3 * day + 1)  // day 15 and a second: every refresh token is past the session's end
-            await #expect { try await h.pool.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -157,9 +157,9 @@ struct HardeningTests {
         try await PoolHarness.run(settings: PoolSettings(refreshTokenLifetime: 30 * day, maxSessionLifetime: 2 * day)) { h in
             let first = try await h.confirmedUser()
             h.clock.advance(by: 2 * day - 60)
-            let last = try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
+            let last = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             h.clock.advance(by: 61)
-            await #expect { try await h.pool.refresh(refreshToken: last.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: last.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
             let record = try await h.store.read { try await $0.refreshToken(hash: RefreshTokenCodec.hash(last.refreshToken)) }
@@ -174,12 +174,12 @@ struct HardeningTests {
     func forgotAndResendWriteACodeRowForUnknownAddressesToo(_ database: TestDatabase) async throws {
         try await PoolHarness.run(database: database) { h in
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
-            _ = try await h.pool.forgotPassword(email: "Nobody@Example.com", client: h.client, logger: h.logger)
+            _ = try await h.passwords.forgotPassword(email: "Nobody@Example.com", client: h.client, logger: h.logger)
             let decoy = "decoy:" + box.keyedHash("decoy-code", "nobody@example.com")
             let resetDecoy = try await h.store.read { try await $0.code(userID: decoy, purpose: .resetPassword) }
             #expect(resetDecoy != nil)
             h.clock.advance(by: 61)
-            _ = try await h.pool.resendConfirmationCode(email: "nobody@example.com", client: h.client, logger: h.logger)
+            _ = try await h.passwords.resendConfirmationCode(email: "nobody@example.com", client: h.client, logger: h.logger)
             let confirmDecoy = try await h.store.read { try await $0.code(userID: decoy, purpose: .confirmSignUp) }
             #expect(confirmDecoy != nil)
             let mail = await h.mailer.all
@@ -200,7 +200,7 @@ struct HardeningTests {
                 for _ in 0..<24 {
                     h.clock.advance(by: 61)
                     do {
-                        _ = try await h.pool.forgotPassword(email: address, client: h.client, logger: h.logger)
+                        _ = try await h.passwords.forgotPassword(email: address, client: h.client, logger: h.logger)
                         answers.append("ok")
                     } catch let error as GatehouseError { answers.append(error.code.rawValue) }
                 }
@@ -221,7 +221,7 @@ struct HardeningTests {
             var sent = 0
             for _ in 0..<40 {
                 h.clock.advance(by: 61 * 12)  // five an hour at most, so the hourly cap never bites
-                if (try? await h.pool.resendConfirmationCode(email: "flooded@example.com", client: h.client, logger: h.logger)) != nil { sent += 1 }
+                if (try? await h.passwords.resendConfirmationCode(email: "flooded@example.com", client: h.client, logger: h.logger)) != nil { sent += 1 }
             }
             // 40 requests over ~8 hours: the daily cap of 10 stops the rest.
             #expect(sent == 10)
@@ -238,12 +238,12 @@ struct HardeningTests {
             for index in 1...5 {
                 let client = ClientInfo(address: "2001:db8:aa:bb::\(String(index, radix: 16))")
                 do {
-                    _ = try await h.pool.signIn(email: "user\(index)@example.com", password: "wrong pass 1", client: client, logger: h.logger)
+                    _ = try await h.passwords.signIn(email: "user\(index)@example.com", password: "wrong pass 1", client: client, logger: h.logger)
                 } catch let error as GatehouseError { answers.append(error.code.rawValue) }
             }
             #expect(answers == ["invalid_credentials", "invalid_credentials", "invalid_credentials", "invalid_credentials", "too_many_requests"])
             // Another /64 is another client.
-            await #expect { try await h.pool.signIn(email: "user9@example.com", password: "wrong pass 1", client: ClientInfo(address: "2001:db8:aa:cc::1"), logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "user9@example.com", password: "wrong pass 1", client: ClientInfo(address: "2001:db8:aa:cc::1"), logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
         }
@@ -261,10 +261,10 @@ struct RefusalDelayTests {
         limits.refusalDelay = 0.3
         try await PoolHarness.run(settings: PoolSettings(rateLimits: limits)) { h in
             for _ in 0..<2 {
-                _ = try? await h.pool.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+                _ = try? await h.passwords.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
             }
             let started = ContinuousClock.now
-            await #expect { try await h.pool.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .tooManyRequests
             }
             #expect(ContinuousClock.now - started >= .milliseconds(300))

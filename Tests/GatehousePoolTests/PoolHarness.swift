@@ -4,11 +4,19 @@ import GatehouseStore
 import GatehouseTesting
 import Logging
 
-/// An embedded pool on a real store (SQLite file, or PostgreSQL), with a test clock, fast hashing
-/// and captured mail.
+/// The use cases over an embedded pool on a real store (SQLite file, or PostgreSQL), with a test
+/// clock, fast hashing and captured mail. Tests drive the use cases (``passwords``, ``sessions``,
+/// ``accounts``, ``profiles``), so the policy they own is exercised with the pool's.
 struct PoolHarness: Sendable {
     let store: SQLStore
     let pool: EmbeddedUserPool
+    let passwords: PasswordAuthentication
+    let sessions: Sessions
+    let accounts: Accounts
+    /// Profiles without a cache (each read goes to the store).
+    let profiles: Profiles
+    let domainEvents: DomainEvents
+    let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
     let liveness: CachedSessionLiveness
@@ -39,24 +47,38 @@ struct PoolHarness: Sendable {
                 let scrypt = ScryptPasswordHasher(parameters: .init(logN: logN), pool: hashing)
                 return EmbeddedUserPool(
                     settings: settings, store: store, hasher: makeHasher?(scrypt) ?? scrypt,
-                    tokens: tokens, mailer: queue, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness, events: NoAuthEvents(),
+                    tokens: tokens, mailer: queue, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness,
                     refreshKey: refreshKey)
             }
-            return try await body(PoolHarness(store: store, pool: makePool(logN), clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
+            let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
+            let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
+            let pool = makePool(logN)
+            return try await body(
+                PoolHarness(
+                    store: store, pool: pool, passwords: PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    sessions: Sessions(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events),
+                    profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events), domainEvents: events,
+                    limiter: limiter, clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
         }
     }
 
     /// Signs up and confirms `email`, then signs in.
     @discardableResult
     func confirmedUser(_ email: String = "alice@example.com", password: String = "correct horse 9") async throws -> AuthTokens {
-        _ = try await pool.signUp(email: email, password: password, fullName: "Alice", client: client, logger: logger)
+        _ = try await passwords.signUp(email: email, password: password, fullName: "Alice", client: client, logger: logger)
         let code = try require(await mailer.latestCode(to: email, kind: "confirm_signup"))
-        try await pool.confirmSignUp(email: email, code: code, client: client, logger: logger)
-        return try await pool.signIn(email: email, password: password, client: client, logger: logger)
+        try await passwords.confirmSignUp(email: email, code: code, client: client, logger: logger)
+        return try await passwords.signIn(email: email, password: password, client: client, logger: logger)
     }
 
     func me(_ tokens: AuthTokens) async throws -> Principal {
-        try await pool.authenticate(bearer: tokens.accessToken, logger: logger)
+        try await sessions.authenticate(bearer: tokens.accessToken, logger: logger)
+    }
+
+    /// The password use case over another pool (e.g. from ``makePool``), publishing to the same events.
+    func passwords(over other: EmbeddedUserPool) -> PasswordAuthentication {
+        PasswordAuthentication(backend: other, limiter: limiter, events: NoAuthEvents(), domainEvents: domainEvents)
     }
 }
 

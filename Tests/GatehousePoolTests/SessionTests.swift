@@ -9,26 +9,26 @@ struct SessionTests {
         try await PoolHarness.run { h in
             try await h.confirmedUser("alice@example.com")
             for _ in 0..<5 {
-                await #expect { try await h.pool.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+                await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
                     GatehouseError.Code.of($0) == .invalidCredentials
                 }
             }
             // The sixth failure blocks the account for a second, then the block doubles.
-            await #expect { try await h.pool.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            await #expect { try await h.pool.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
                 ($0 as? GatehouseError)?.code == .tooManyRequests && ($0 as? GatehouseError)?.retryAfter == 1
             }
             h.clock.advance(by: 1)
-            await #expect { try await h.pool.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            await #expect { try await h.pool.signIn(email: "alice@example.com", password: "correct horse 9", client: ClientInfo(address: "203.0.113.9"), logger: h.logger) } throws: {
+            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: ClientInfo(address: "203.0.113.9"), logger: h.logger) } throws: {
                 ($0 as? GatehouseError)?.retryAfter == 2
             }
             h.clock.advance(by: 2)
-            _ = try await h.pool.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            _ = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
         }
     }
 
@@ -37,7 +37,7 @@ struct SessionTests {
             var answers: [String] = []
             for _ in 0..<7 {
                 do {
-                    _ = try await h.pool.signIn(email: "ghost@example.com", password: "whatever 1", client: h.client, logger: h.logger)
+                    _ = try await h.passwords.signIn(email: "ghost@example.com", password: "whatever 1", client: h.client, logger: h.logger)
                 } catch let error as GatehouseError { answers.append(error.code.rawValue) }
             }
             #expect(answers == Array(repeating: "invalid_credentials", count: 6) + ["too_many_requests"])
@@ -47,16 +47,16 @@ struct SessionTests {
     @Test func refreshRotatesAndReuseEndsTheSession() async throws {
         try await PoolHarness.run { h in
             let first = try await h.confirmedUser()
-            let second = try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
+            let second = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             #expect(second.refreshToken != first.refreshToken)
-            let third = try await h.pool.refresh(refreshToken: second.refreshToken, client: h.client, logger: h.logger)
+            let third = try await h.sessions.refresh(refreshToken: second.refreshToken, client: h.client, logger: h.logger)
             _ = try await h.me(third)
             // Presenting the first (rotated-out) token again: the whole session ends.
             h.clock.advance(by: 11)
-            await #expect { try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
-            await #expect { try await h.pool.refresh(refreshToken: third.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: third.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
             await #expect { try await h.me(third) } throws: { GatehouseError.Code.of($0) == .unauthorized }
@@ -67,13 +67,13 @@ struct SessionTests {
     @Test func aLostResponseCanBeRetriedWithinTheGraceWindow() async throws {
         try await PoolHarness.run { h in
             let first = try await h.confirmedUser()
-            let lost = try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
+            let lost = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             h.clock.advance(by: 5)
-            let retried = try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
+            let retried = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             #expect(retried.refreshToken == lost.refreshToken, "the same successor")
-            _ = try await h.pool.refresh(refreshToken: retried.refreshToken, client: h.client, logger: h.logger)
+            _ = try await h.sessions.refresh(refreshToken: retried.refreshToken, client: h.client, logger: h.logger)
             // Once the successor itself was used, the old token is plain reuse.
-            await #expect { try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -94,13 +94,14 @@ struct SessionTests {
                     name: "Racer", audience: "client-1"),
                 nonce: nil, fullNameHint: nil)
             for _ in 0..<25 {
-                let first = try await h.pool.signInWithProvider(signIn, client: h.client, logger: h.logger)
+                let first = try await h.pool.signInWithProvider(signIn, client: h.client, logger: h.logger).tokens
                 let principal = try await h.me(first)
                 let pool = h.pool
+                let accounts = h.accounts
                 let logger = h.logger
                 let client = h.client
-                let racing = Task { try await pool.signInWithProvider(signIn, client: client, logger: logger) }
-                let deletion = Task { try await pool.deleteAccount(principal: principal, logger: logger) }
+                let racing = Task { try await pool.signInWithProvider(signIn, client: client, logger: logger).tokens }
+                let deletion = Task { try await accounts.delete(for: principal, logger: logger) }
                 let tokens = try await racing.value
                 try await deletion.value
                 let claims = try CompactJWS(parsing: tokens.accessToken).claims
@@ -121,12 +122,12 @@ struct SessionTests {
             let first = try await h.confirmedUser()
             let successors = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { try await h.pool.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger).refreshToken }
+                    group.addTask { try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger).refreshToken }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(successors.count == 1)
-            let next = try await h.pool.refresh(refreshToken: try require(successors.first), client: h.client, logger: h.logger)
+            let next = try await h.sessions.refresh(refreshToken: try require(successors.first), client: h.client, logger: h.logger)
             _ = try await h.me(next)
         }
     }
@@ -135,12 +136,12 @@ struct SessionTests {
         try await PoolHarness.run { h in
             let tokens = try await h.confirmedUser()
             for junk in ["", "nope", tokens.accessToken, RefreshTokenCodec.generate(SystemRandomSource()), "ghr1.' OR 1=1 --"] {
-                await #expect { try await h.pool.refresh(refreshToken: junk, client: h.client, logger: h.logger) } throws: {
+                await #expect { try await h.sessions.refresh(refreshToken: junk, client: h.client, logger: h.logger) } throws: {
                     GatehouseError.Code.of($0) == .invalidGrant
                 }
             }
             h.clock.advance(by: 31 * 86_400)
-            await #expect { try await h.pool.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -149,15 +150,15 @@ struct SessionTests {
     @Test func signOutEndsOneSessionAndItsAccessTokensAtOnce() async throws {
         try await PoolHarness.run { h in
             let phone = try await h.confirmedUser()
-            let laptop = try await h.pool.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            let laptop = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             _ = try await h.me(phone)  // cached as live
-            try await h.pool.signOut(refreshToken: phone.refreshToken, logger: h.logger)
+            try await h.sessions.signOut(refreshToken: phone.refreshToken, logger: h.logger)
             await #expect { try await h.me(phone) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             _ = try await h.me(laptop)
-            try await h.pool.signOut(refreshToken: "ghr1.unknown", logger: h.logger)  // silently fine
-            try await h.pool.signOutEverywhere(principal: try await h.me(laptop), logger: h.logger)
+            try await h.sessions.signOut(refreshToken: "ghr1.unknown", logger: h.logger)  // silently fine
+            try await h.sessions.signOutEverywhere(principal: try await h.me(laptop), logger: h.logger)
             await #expect { try await h.me(laptop) } throws: { GatehouseError.Code.of($0) == .unauthorized }
-            await #expect { try await h.pool.refresh(refreshToken: laptop.refreshToken, client: h.client, logger: h.logger) } throws: {
+            await #expect { try await h.sessions.refresh(refreshToken: laptop.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -168,7 +169,7 @@ struct SessionTests {
             try await h.confirmedUser()
             let hash = { try await h.store.read { try await $0.user(emailKey: "alice@example.com") }?.passwordHash ?? "" }
             #expect(try await hash().hasPrefix("$scrypt$ln=4,"))
-            let stronger = h.makePool(5)
+            let stronger = h.passwords(over: h.makePool(5))
             _ = try await stronger.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             #expect(try await hash().hasPrefix("$scrypt$ln=5,"))
             _ = try await stronger.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)

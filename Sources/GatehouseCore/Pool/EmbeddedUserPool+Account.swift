@@ -2,6 +2,12 @@ import Foundation
 import Logging
 
 extension EmbeddedUserPool {
+    /// Verifies one of our access tokens, then that its session is live.
+    /// - Parameters:
+    ///   - bearer: The access token.
+    ///   - logger: The request's logger.
+    /// - Returns: The caller.
+    /// - Throws: `unauthorized`.
     public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
         let claims = try tokens.verifyAccessToken(bearer)
         guard let sessionID = claims.originJTI else { throw GatehouseError.unauthorized(cause: "no origin_jti") }
@@ -11,6 +17,12 @@ extension EmbeddedUserPool {
         return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
     }
 
+    /// The pool user's address and name.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Returns: The seed.
+    /// - Throws: `unauthorized` when the user is gone.
     public func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
@@ -19,20 +31,39 @@ extension EmbeddedUserPool {
     }
 
     /// Deletes the user, the app profile, every session, code and linked identity in one transaction;
-    /// the user's access tokens stop working at once. Their Apple tokens are queued for revocation in
-    /// the same transaction and revoked right after (retried later if Apple is unreachable).
-    public func deleteAccount(principal: Principal, logger: Logger) async throws {
+    /// the user's Apple tokens are queued for revocation in the same transaction.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Returns: The queued Apple revocations.
+    /// - Throws: A store error (nothing changed).
+    public func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] {
         let sub = principal.sub
-        let deletion = AccountDeletion(liveness: liveness, profileCache: profileCache, appleVault: appleVault)
-        let queued: [String] = try await store.write { tx in
+        let deletion = AccountDeletion(appleVault: appleVault)
+        return try await store.write { tx in
             let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
             try await tx.deleteCodes(userID: sub)
             try await tx.deleteUser(id: sub)
             return queued
         }
-        await deletion.finish(sub: sub, queuedRevocations: queued, logger: logger)
     }
 
+    /// The pool user carries the name into new ID tokens.
+    /// - Parameters:
+    ///   - name: The new name, `nil` to clear it.
+    ///   - sub: The user.
+    ///   - now: The change's time.
+    ///   - tx: The profile update's transaction.
+    /// - Throws: A store error.
+    public func recordDisplayName(_ name: String?, sub: String, at now: Date, in tx: any StoreTransaction) async throws {
+        guard var user = try await tx.user(id: sub) else { return }
+        user.name = name
+        user.updatedAt = now
+        try await tx.updateUser(user)
+    }
+
+    /// The store answers.
+    /// - Throws: The store's error.
     public func checkReady() async throws {
         try await store.ping()
     }

@@ -5,10 +5,13 @@ extension EmbeddedUserPool {
     /// Mails a reset code to the account that owns the address, if any. The answer is the same for
     /// every address — the mail caps included — after the same work: a code row is written either
     /// way (a decoy for an unknown address) and the mail only queued.
-    public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let email = try EmailAddress(rawEmail)
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `too_many_requests`, a store error.
+    public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let now = clock.now()
         let lifetime = settings.resetCodeLifetime
         let (user, code): (UserRecord?, String) = try await store.write { tx in
@@ -22,21 +25,16 @@ extension EmbeddedUserPool {
 
     /// Sets a new password with the code from the reset mail. This proves the address, so it also
     /// confirms an unconfirmed account (taking it back from whoever started it) and ends every session.
-    public func resetPassword(email rawEmail: String, code rawCode: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
-        let email = try EmailAddress(rawEmail)
-        try settings.passwordPolicy.validate(newPassword, email: email)
-        let code = Self.normalizeCode(rawCode)
-        let limits = settings.rateLimits
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        let codeBuckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
-        let signInBucket = limiter.bucket(limits.signInPerAccount, email.key)
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.guarding(codeBuckets, resetOnSuccess: [accountBucket, signInBucket], failureCodes: [.codeMismatch]) {
-            try await applyReset(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
-        }
-    }
-
-    private func applyReset(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - code: The normalised code.
+    ///   - newPassword: The new password, checked by ``checkNewPassword(_:email:)``.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sessions ended and the profile changed.
+    /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits
+    ///   and the hashing admission first).
+    public func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
 
@@ -63,10 +61,9 @@ extension EmbeddedUserPool {
         }
         switch outcome {
         case .reset(let user, let ended):
-            liveness.invalidate(sessionIDs: ended)
-            profileCache?.invalidate(user.id)
             await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
             logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+            return [.sessionsEnded(ids: ended), .profileChanged(sub: user.id)]
         case .check(.mismatch):
             throw GatehouseError.codeMismatch
         case .check(.expired):
@@ -76,25 +73,38 @@ extension EmbeddedUserPool {
         }
     }
 
-    /// Changes the password of a signed-in user who knows the current one, and ends their other sessions.
-    public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+    /// Prepares changing the password of a signed-in user who knows the current one; the change
+    /// ends their other sessions.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - currentPassword: The password they have.
+    ///   - newPassword: The one they want (checked against the policy once the current one passed).
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The plan: failures count against the address's sign-in bucket.
+    /// - Throws: `unauthorized` when the user is gone.
+    public func preparePasswordChange(
+        principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
+    ) async throws -> PasswordChangePlan {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
         }
-        let limits = settings.rateLimits
+        return PasswordChangePlan(
+            accountKey: user.emailKey ?? user.id,
+            verifyCurrent: {
+                var verified = false
+                if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
+                    verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
+                } else {
+                    try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
+                }
+                guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
+            },
+            apply: { try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger) })
+    }
+
+    private func applyChange(to user: UserRecord, principal: Principal, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let email = user.emailKey.flatMap { try? EmailAddress($0) }
-        let accountBucket = limiter.bucket(limits.signInPerAccount, user.emailKey ?? user.id)
-        let buckets = [accountBucket, limiter.bucket(limits.signInPerClient, client: client)]
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.guarding(buckets, resetOnSuccess: [accountBucket], failureCodes: [.invalidCredentials]) {
-            var verified = false
-            if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
-                verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
-            } else {
-                try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
-            }
-            guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
-        }
         try settings.passwordPolicy.validate(newPassword, email: email)
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
@@ -105,10 +115,10 @@ extension EmbeddedUserPool {
             try await tx.updateUser(current)
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
-        liveness.invalidate(sessionIDs: ended)
         if let address = user.email {
             await deliver(templates.passwordChanged(to: address, name: user.name, reset: false), logger: logger)
         }
         logger.info("password changed", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
+        return [.sessionsEnded(ids: ended)]
     }
 }

@@ -3,53 +3,49 @@ import Logging
 
 extension EmbeddedUserPool {
     /// Email and password sign-in. Unknown addresses and wrong passwords get the same answer after the
-    /// same work (a dummy hash), and count against the same per-account and per-client limits.
-    public func signIn(email rawEmail: String, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
-        try await events.observing("password") {
-            let email = try EmailAddress(rawEmail)
-            guard password.utf8.count <= ScryptPasswordHasher.maxPasswordBytes else { throw GatehouseError.invalidCredentials }
-            let limits = settings.rateLimits
-            let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
-            // A client past its share of the hashing queue is refused before any database work.
-            try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-            // The attempt is counted before the password is hashed, so concurrent guesses cannot
-            // all slip in under the limit; a correct password clears the account's failures.
-            var user = try await limiter.guarding(
-                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
-                failureCodes: [.invalidCredentials]
-            ) {
-                let user = try await store.read { try await $0.user(emailKey: email.key) }
-                var verified = false
-                if let hash = user?.passwordHash {
-                    verified = try await hasher.verify(password, against: hash, lane: client.rateLimitSubject)
-                } else {
-                    try await hasher.verifyDummy(password, lane: client.rateLimitSubject)
-                }
-                guard verified, let user else {
-                    logger.info("sign-in failed")
-                    throw GatehouseError.invalidCredentials
-                }
-                guard user.confirmed else { throw GatehouseError.userNotConfirmed }
-                return user
-            }
-
-            if let hash = user.passwordHash, hasher.needsRehash(hash) {
-                let upgraded = try await hasher.hash(password, lane: client.rateLimitSubject)
-                let now = clock.now()
-                let signedIn = user
-                user = try await store.write { tx in
-                    guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
-                    current.passwordHash = upgraded
-                    current.updatedAt = now
-                    try await tx.updateUser(current)
-                    return current
-                }
-                logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)])
-            }
-            let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
-            logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
-            return tokens
+    /// same work (a dummy hash); ``PasswordAuthentication`` counts both against the same limits.
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - password: The presented password, checked by ``checkPresentedPassword(_:)``.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The grant that upgrades a weak hash and starts the session.
+    /// - Throws: `invalid_credentials`, `user_not_confirmed`.
+    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+        let user = try await store.read { try await $0.user(emailKey: email.key) }
+        var verified = false
+        if let hash = user?.passwordHash {
+            verified = try await hasher.verify(password, against: hash, lane: client.rateLimitSubject)
+        } else {
+            try await hasher.verifyDummy(password, lane: client.rateLimitSubject)
         }
+        guard verified, let user else {
+            logger.info("sign-in failed")
+            throw GatehouseError.invalidCredentials
+        }
+        guard user.confirmed else { throw GatehouseError.userNotConfirmed }
+        return PasswordSignInGrant { try await startPasswordSession(user, password: password, client: client, logger: logger) }
+    }
+
+    /// Upgrades a hash made with weaker parameters, then starts the session.
+    private func startPasswordSession(_ signedIn: UserRecord, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        var user = signedIn
+        if let hash = user.passwordHash, hasher.needsRehash(hash) {
+            let upgraded = try await hasher.hash(password, lane: client.rateLimitSubject)
+            let now = clock.now()
+            let signedIn = user
+            user = try await store.write { tx in
+                guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
+                current.passwordHash = upgraded
+                current.updatedAt = now
+                try await tx.updateUser(current)
+                return current
+            }
+            logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)])
+        }
+        let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
+        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
+        return tokens
     }
 
     enum RefreshOutcome: Sendable {
@@ -69,41 +65,40 @@ extension EmbeddedUserPool {
     /// A session ends ``PoolSettings/sessionLifetime`` after its sign-in, however often it rotated.
     /// Well-formed tokens that are not ours count against the client's address; past the limit they
     /// are answered 429 (a client's valid tokens keep working).
-    public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
-        try await events.observing("refresh") {
-            guard let token = RefreshTokenCodec.validate(refreshToken) else { throw GatehouseError.invalidGrant }
-            let hash = RefreshTokenCodec.hash(token)
-            let successor = RefreshTokenCodec.successor(of: token, key: refreshKey)
-            let successorHash = RefreshTokenCodec.hash(successor)
-            var outcome = RefreshOutcome.lostRace
-            for _ in 0..<3 {
-                outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash)
-                if case .lostRace = outcome { continue }
-                break
-            }
-            switch outcome {
-            case .rotated(let user, let session, let successor):
-                let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil)
-                return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn)
-            case .reused(let sessionID):
-                liveness.invalidate(sessionIDs: [sessionID])
-                logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
-                throw GatehouseError.invalidGrant
-            case .lifetimeOver(let sessionID):
-                liveness.invalidate(sessionIDs: [sessionID])
-                logger.info("session reached its lifetime; ended", metadata: ["session.id": .string(sessionID)])
-                throw GatehouseError.invalidGrant
-            case .unknown:
-                // Counted (atomically) against the client; a client past the limit gets 429.
-                _ = try await limiter.reserve([limiter.bucket(settings.rateLimits.refreshPerClient, client: client)])
-                logger.info("refresh refused", metadata: ["reason": "unknown token"])
-                throw GatehouseError.invalidGrant
-            case .invalid(let reason):
-                logger.info("refresh refused", metadata: ["reason": .string(reason)])
-                throw GatehouseError.invalidGrant
-            case .lostRace:
-                throw GatehouseError.internalError(cause: "refresh token rotation kept losing races")
-            }
+    /// - Parameters:
+    ///   - refreshToken: The presented refresh token.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: New tokens, or a refusal carrying the session it ended.
+    /// - Throws: `invalid_grant`, `too_many_requests`.
+    public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> RefreshResult {
+        guard let token = RefreshTokenCodec.validate(refreshToken) else { throw GatehouseError.invalidGrant }
+        let hash = RefreshTokenCodec.hash(token)
+        let successor = RefreshTokenCodec.successor(of: token, key: refreshKey)
+        let successorHash = RefreshTokenCodec.hash(successor)
+        var outcome = RefreshOutcome.lostRace
+        for _ in 0..<3 {
+            outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash)
+            if case .lostRace = outcome { continue }
+            break
+        }
+        switch outcome {
+        case .rotated(let user, let session, let successor):
+            let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil)
+            return .issued(AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn))
+        case .reused(let sessionID):
+            logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
+            return .refused(ended: [.sessionsEnded(ids: [sessionID])])
+        case .lifetimeOver(let sessionID):
+            logger.info("session reached its lifetime; ended", metadata: ["session.id": .string(sessionID)])
+            return .refused(ended: [.sessionsEnded(ids: [sessionID])])
+        case .unknown:
+            return .unknownToken
+        case .invalid(let reason):
+            logger.info("refresh refused", metadata: ["reason": .string(reason)])
+            throw GatehouseError.invalidGrant
+        case .lostRace:
+            throw GatehouseError.internalError(cause: "refresh token rotation kept losing races")
         }
     }
 
@@ -142,27 +137,36 @@ extension EmbeddedUserPool {
 
     /// Ends the session a refresh token belongs to. Unknown tokens are accepted silently (as RFC 7009
     /// revocation does): the caller's goal, a session that no longer works, holds either way.
-    public func signOut(refreshToken: String, logger: Logger) async throws {
-        guard let token = RefreshTokenCodec.validate(refreshToken) else { return }
+    /// - Parameters:
+    ///   - refreshToken: The presented refresh token.
+    ///   - logger: The request's logger.
+    /// - Returns: The session ended, if any.
+    /// - Throws: A store error.
+    public func signOut(refreshToken: String, logger: Logger) async throws -> [DomainEvent] {
+        guard let token = RefreshTokenCodec.validate(refreshToken) else { return [] }
         let hash = RefreshTokenCodec.hash(token)
         let now = clock.now()
         let ended: String? = try await store.write { tx in
             guard let record = try await tx.refreshToken(hash: hash) else { return nil }
             return try await tx.revokeSession(id: record.sessionID, at: now, reason: .signOut) ? record.sessionID : nil
         }
-        if let ended {
-            liveness.invalidate(sessionIDs: [ended])
-            logger.info("signed out", metadata: ["session.id": .string(ended)])
-        }
+        guard let ended else { return [] }
+        logger.info("signed out", metadata: ["session.id": .string(ended)])
+        return [.sessionsEnded(ids: [ended])]
     }
 
     /// Ends every session of the caller.
-    public func signOutEverywhere(principal: Principal, logger: Logger) async throws {
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Returns: The sessions ended.
+    /// - Throws: A store error.
+    public func signOutEverywhere(principal: Principal, logger: Logger) async throws -> [DomainEvent] {
         let now = clock.now()
         let ended = try await store.write { tx in
             try await tx.revokeSessions(userID: principal.sub, except: nil, at: now, reason: .signOutAll)
         }
-        liveness.invalidate(sessionIDs: ended)
         logger.info("signed out everywhere", metadata: ["user.sub": .string(principal.sub), "sessions": .stringConvertible(ended.count)])
+        return [.sessionsEnded(ids: ended)]
     }
 }

@@ -5,13 +5,18 @@ extension EmbeddedUserPool {
     /// Creates an unconfirmed account and mails a code. For an address that already has an account the
     /// answer is the same (status, shape and — since the password is hashed either way — timing); the
     /// owner gets a notice instead of a code and nothing changes.
-    public func signUp(email rawEmail: String, password: String, fullName: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
-        let email = try EmailAddress(rawEmail)
-        try settings.passwordPolicy.validate(password, email: email)
-        let name = try Self.displayName(fullName)
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.holdingRefusals { try hasher.checkAdmission(lane: client.rateLimitSubject) }
-        try await limiter.consume([mailBuckets.client])
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
+    ///   - name: The display name, checked.
+    ///   - claimAddressMail: Draws on the address's mail quota.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sign-up answer.
+    /// - Throws: A store error.
+    public func signUp(
+        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+    ) async throws -> SignUpResult {
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
         let newID = random.uuid()
@@ -41,12 +46,12 @@ extension EmbeddedUserPool {
         switch outcome {
         case .created(let user):
             // The first code always goes out; it counts against the address's caps.
-            _ = try await limiter.tryConsume(mailBuckets.address)
+            _ = try await claimAddressMail()
             await deliver(templates.confirmSignUp(to: email.value, name: name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
             logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
             return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
         case .existing(let user):
-            if let user, try await limiter.tryConsume(mailBuckets.address) == nil {
+            if let user, try await claimAddressMail() {
                 await deliver(templates.alreadyRegistered(to: user.email ?? email.value, name: user.name, confirmed: user.confirmed), logger: logger)
             }
             logger.info("sign-up for an address that already has an account")
@@ -55,43 +60,46 @@ extension EmbeddedUserPool {
     }
 
     /// Confirms the address with the code from the sign-up mail.
-    public func confirmSignUp(email rawEmail: String, code rawCode: String, client: ClientInfo, logger: Logger) async throws {
-        let email = try EmailAddress(rawEmail)
-        let code = Self.normalizeCode(rawCode)
-        let limits = settings.rateLimits
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.codePerClient, client: client)], resetOnSuccess: [accountBucket], failureCodes: [.codeMismatch]
-        ) {
-            let now = clock.now()
-            let result: CodeCheck = try await store.write { tx in
-                guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
-                let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
-                guard case .accepted = check else { return check }
-                user.confirmed = true
-                user.emailVerified = true
-                user.updatedAt = now
-                try await tx.updateUser(user)
-                try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
-                try await syncProfile(with: user, in: tx)
-                return .accepted
-            }
-            switch result {
-            case .accepted: logger.info("email confirmed")
-            case .mismatch: throw GatehouseError.codeMismatch
-            case .expired: throw GatehouseError.codeExpired
-            }
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - code: The normalised code.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Nothing to publish (an unconfirmed account has no session or cached profile).
+    /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits).
+    public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
+        let now = clock.now()
+        let result: CodeCheck = try await store.write { tx in
+            guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
+            let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
+            guard case .accepted = check else { return check }
+            user.confirmed = true
+            user.emailVerified = true
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
+            try await syncProfile(with: user, in: tx)
+            return .accepted
         }
+        switch result {
+        case .accepted: logger.info("email confirmed")
+        case .mismatch: throw GatehouseError.codeMismatch
+        case .expired: throw GatehouseError.codeExpired
+        }
+        return []
     }
 
     /// Sends a new confirmation code to an unconfirmed account. The answer is the same for every
     /// address — the mail caps included (a cool-down of one code mail per address a minute, and
     /// hourly and daily caps) — after the same work: a code row is written either way (a decoy for
     /// an address without an unconfirmed account) and the mail only queued.
-    public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
-        let email = try EmailAddress(rawEmail)
-        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
-        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
+    /// - Parameters:
+    ///   - email: The address.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `too_many_requests`, a store error.
+    public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let now = clock.now()
         let lifetime = settings.signUpCodeLifetime
         let (user, code): (UserRecord?, String) = try await store.write { tx in

@@ -30,9 +30,16 @@ extension EmbeddedUserPool {
     /// Finding the user and recording the session are one transaction, so a returning user costs one
     /// write and no separate read. On SQLite (one writer) the account also cannot be deleted between
     /// the two; on PostgreSQL at READ COMMITTED a concurrent deletion can still interleave.
-    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+    ///
+    /// - Parameters:
+    ///   - signIn: The verified identity; its name hint already checked by ``SocialSignIn``.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The tokens and what changed (the profile of a returning user, a replaced sign-up).
+    /// - Throws: A store error.
+    public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> ProviderSignInOutcome {
         let identity = signIn.identity
-        let hint = (try? Self.displayName(signIn.fullNameHint)) ?? nil
+        let hint = signIn.fullNameHint
         let start = prepareSession(method: identity.provider.rawValue)
         var outcome: (resolution: Resolution, session: SessionRecord)?
         for attempt in 0..<3 {
@@ -49,14 +56,15 @@ extension EmbeddedUserPool {
         guard let (resolution, session) = outcome else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
         let user = resolution.user
         let isNew: Bool
+        var changed: [DomainEvent] = []
         switch resolution {
         case .existing(let existing):
             isNew = false
-            profileCache?.invalidate(existing.id)
+            changed.append(.profileChanged(sub: existing.id))
         case .created(let created, let replaced):
             isNew = true
             if let replaced {
-                liveness.invalidate(sub: replaced)
+                changed.append(.userDeleted(sub: replaced))
                 logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(created.id)])
             }
         }
@@ -64,7 +72,7 @@ extension EmbeddedUserPool {
             await vault.keepRefreshToken(for: user.id, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
         }
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
-        return try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew)
+        return ProviderSignInOutcome(tokens: try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew), events: changed)
     }
 
     private func resolve(_ identity: VerifiedIdentity, nameHint: String?, at now: Date, in tx: any StoreTransaction) async throws -> Resolution {

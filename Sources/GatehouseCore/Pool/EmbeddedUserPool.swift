@@ -2,8 +2,9 @@ import Foundation
 import Logging
 
 /// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped
-/// tokens. It implements ``IdentityProvider`` (the email and password flows, bearer authentication,
-/// account deletion); social sign-in records its session in the transaction that finds the user
+/// tokens. It is the embedded strategy behind the use cases (``PasswordBackend``, ``SessionBackend``,
+/// ``SocialBackend``, ``AccountBackend``): it talks only to the store, and returns what it ended for
+/// the use cases to publish. Social sign-in records its session in the transaction that finds the user
 /// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {
     public let name = "embedded"
@@ -16,21 +17,30 @@ public struct EmbeddedUserPool: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    let limiter: RateLimiter
+    /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
     let liveness: CachedSessionLiveness
-    let events: any AuthEventObserver
     /// The server-held secret refresh-token successors are derived with.
     let refreshKey: RefreshSuccessorKey
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
     let appleVault: AppleTokenVault?
-    /// The profile cache to invalidate when a change here touches a profile.
-    let profileCache: ProfileCache?
 
+    /// Creates the embedded strategy.
+    /// - Parameters:
+    ///   - settings: Lifetimes, limits and the password policy.
+    ///   - store: The users, codes and sessions.
+    ///   - hasher: Hashes and verifies passwords.
+    ///   - tokens: Issues and verifies our tokens.
+    ///   - mailer: Where code mails are handed (a queue on the server).
+    ///   - box: Keyed hashes and sealing.
+    ///   - clock: The time source.
+    ///   - random: Ids, codes and refresh tokens.
+    ///   - liveness: The session-liveness cache bearer authentication reads.
+    ///   - refreshKey: The secret refresh-token successors are derived with.
+    ///   - appleVault: Set when Apple credentials are configured.
     public init(
         settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
         mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
-        liveness: CachedSessionLiveness, events: any AuthEventObserver, refreshKey: RefreshSuccessorKey, appleVault: AppleTokenVault? = nil,
-        profileCache: ProfileCache? = nil
+        liveness: CachedSessionLiveness, refreshKey: RefreshSuccessorKey, appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -41,12 +51,9 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
         self.liveness = liveness
-        self.events = events
         self.refreshKey = refreshKey
         self.appleVault = appleVault
-        self.profileCache = profileCache
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not
@@ -135,11 +142,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         return code
     }
 
-    /// What users type: digits, perhaps with spaces or a dash in the middle.
-    public static func normalizeCode(_ code: String) -> String {
-        String(code.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init))
-    }
-
     // MARK: Mail
 
     /// Hands mail to the mailer (the server's is a ``MailQueue``: nothing is written or sent on the
@@ -155,15 +157,27 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     // MARK: Inputs
 
-    public static func displayName(_ raw: String?) throws(GatehouseError) -> String? {
-        guard let raw else { return nil }
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return nil }
-        guard trimmed.unicodeScalars.count <= 256 else { throw .invalidRequest("'full_name' is longer than 256 characters.") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
-            throw .invalidRequest("'full_name' contains control characters.")
-        }
-        return trimmed
+    /// The pool's password policy.
+    /// - Parameters:
+    ///   - password: The new password.
+    ///   - email: The account's address, if known.
+    /// - Throws: `invalid_password`.
+    public func checkNewPassword(_ password: String, email: EmailAddress?) throws {
+        try settings.passwordPolicy.validate(password, email: email)
+    }
+
+    /// A client past its share of the hashing queue is refused before any database work.
+    /// - Parameter client: Who asks.
+    /// - Throws: `too_many_requests`.
+    public func admit(client: ClientInfo) throws {
+        try hasher.checkAdmission(lane: client.rateLimitSubject)
+    }
+
+    /// A password longer than the hasher takes is no account's password.
+    /// - Parameter password: The presented password.
+    /// - Throws: `invalid_credentials`.
+    public func checkPresentedPassword(_ password: String) throws {
+        guard password.utf8.count <= ScryptPasswordHasher.maxPasswordBytes else { throw GatehouseError.invalidCredentials }
     }
 
     func passwordIdentity(for user: UserRecord, at now: Date) -> IdentityRecord {
@@ -171,7 +185,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     }
 
     /// Keeps the just-in-time profile (if the app already made one) in step with the pool user.
-    /// Callers invalidate ``profileCache`` once the transaction committed.
+    /// Callers return ``DomainEvent/profileChanged(sub:)`` for the use case to publish.
     func syncProfile(with user: UserRecord, in tx: any StoreTransaction) async throws {
         guard var profile = try await tx.profile(sub: user.id) else { return }
         profile.email = user.email

@@ -41,17 +41,30 @@ public struct AppleWebFlow: Sendable {
         }
     }
 
+    /// Signs in with a verified-to-be Apple identity token: ``SocialSignIn`` passes its own
+    /// `signInWithApple`, so the web flow reaches the core the same way as the native exchange.
+    public typealias AppleSignIn = @Sendable (
+        _ identityToken: String, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
+    ) async throws -> AuthTokens
+
     let settings: Settings?
-    let social: SocialSignInService
+    let appleEnabled: Bool
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
 
-    /// `settings == nil` (no Services ID) disables the web flow.
-    public init(settings: Settings?, social: SocialSignInService, store: any GatehouseStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
+    /// Creates the flow; `settings == nil` (no Services ID) disables it.
+    /// - Parameters:
+    ///   - settings: The web flow's settings, `nil` when it is off.
+    ///   - appleEnabled: Whether Sign in with Apple is configured at all (its verifier is enabled).
+    ///   - store: Where state uses and hand-off codes are recorded.
+    ///   - box: Seals states and hand-off tokens.
+    ///   - clock: The time source.
+    ///   - random: Makes secrets and codes.
+    public init(settings: Settings?, appleEnabled: Bool, store: any GatehouseStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
         self.settings = settings
-        self.social = social
+        self.appleEnabled = appleEnabled
         self.store = store
         self.box = box
         self.clock = clock
@@ -59,7 +72,7 @@ public struct AppleWebFlow: Sendable {
     }
 
     func enabled() throws -> Settings {
-        guard let settings, social.apple.isEnabled else {
+        guard let settings, appleEnabled else {
             throw GatehouseError(.providerDisabled, "Sign in with Apple on the web is not enabled on this server.", cause: "GATEHOUSE_APPLE_SERVICES_ID is not set")
         }
         return settings
@@ -117,7 +130,14 @@ public struct AppleWebFlow: Sendable {
     ///
     /// `browserBinding` is the value of the cookie `/auth/apple/authorize` set in the browser that
     /// started the flow; a `state` is accepted only together with it, and only once.
-    public func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger) async -> String {
+    /// - Parameters:
+    ///   - form: Apple's form fields.
+    ///   - browserBinding: The binding cookie's value, if sent.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    ///   - signIn: Signs in with Apple's identity token (``SocialSignIn`` passes its own).
+    /// - Returns: The app-scheme URL to send the browser to.
+    public func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger, signIn: AppleSignIn) async -> String {
         guard let settings = try? enabled() else { return target(["error": "provider_disabled"]) }
         let now = clock.now()
         var state: AppleWebState?
@@ -151,9 +171,7 @@ public struct AppleWebFlow: Sendable {
             guard let state else { return target(["error": "invalid_state"]) }
             guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
             do {
-                let tokens = try await social.signInWithApple(
-                    identityToken: idToken, authorizationCode: form["code"], nonce: state.nonce, fullName: Self.parseUser(form["user"]).name,
-                    redirectURI: settings.redirectURI, client: client, logger: logger)
+                let tokens = try await signIn(idToken, form["code"], state.nonce, Self.parseUser(form["user"]).name, settings.redirectURI)
                 let code = random.token(bytes: 32)
                 let hash = Digests.sha256Base64URL(code)
                 let sealed = try box.seal(Self.encode(tokens), context: "handoff:\(hash)")

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// The caller's own account (`/me`): read, update, delete. Every route is authenticated.
 struct AccountController {
-    let profiles: ProfileService
+    let profiles: Profiles
+    let accounts: Accounts
     let body: RequestBodyReader
     let authenticator: BearerAuthenticator
     /// GET /me is the hot path: a profile's body is rendered once while it is unchanged.
@@ -25,18 +26,12 @@ struct AccountController {
 
     @Sendable func update(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(ProfileUpdateRequest.self, from: request)
-        let fullName: String??
-        switch input.fullName {
-        case .none: fullName = .none
-        case .some(nil): fullName = .some(nil)
-        case .some(let name?): fullName = .some(try EmbeddedUserPool.displayName(name))
-        }
-        let view = try await profiles.update(for: context.principal, fullName: fullName, logger: context.logger)
+        let view = try await profiles.update(for: context.principal, fullName: input.fullName, logger: context.logger)
         return try ProfileResponse(view).response()
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        try await profiles.delete(for: context.principal, logger: context.logger)
+        try await accounts.delete(for: context.principal, logger: context.logger)
         return JSONResponse.noContent()
     }
 }

@@ -5,8 +5,7 @@ import Hummingbird
 /// Sign in with Apple on the web and Android: the redirect to Apple, Apple's `form_post` callback,
 /// and the PKCE handoff that turns the callback's one-time code into tokens.
 struct AppleWebController {
-    let appleWeb: AppleWebFlow
-    let events: any AuthEventObserver
+    let social: SocialSignIn
     let body: RequestBodyReader
 
     /// Adds the routes.
@@ -25,7 +24,7 @@ struct AppleWebController {
         if let method = query["code_challenge_method"], method != "S256" {
             throw GatehouseError.invalidRequest("Only the S256 code challenge method is supported.")
         }
-        let start = try await appleWeb.authorize(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
+        let start = try await social.authorizeAppleWeb(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
         return Response(status: .found, headers: [
             .location: start.url, .cacheControl: "no-store", .setCookie: AppleBindingCookie.set(start.browserBinding, maxAge: start.lifetime),
         ])
@@ -36,12 +35,12 @@ struct AppleWebController {
         var page: Response
         do {
             let form = try await FormBody.read(request, reader: body)
-            let target = await appleWeb.callback(
+            let target = await social.appleWebCallback(
                 form: form, browserBinding: AppleBindingCookie.value(in: request), client: context.client, logger: context.logger)
             page = AppleCallbackPage.response(redirectingTo: target)
         } catch let error as any ContractFailure {
             context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.wireCode)])
-            page = AppleCallbackPage.response(redirectingTo: appleWeb.target(["error": "invalid_request"]))
+            page = AppleCallbackPage.response(redirectingTo: social.appleWebTarget(["error": "invalid_request"]))
         }
         page.headers[.setCookie] = AppleBindingCookie.clear
         return page
@@ -49,9 +48,7 @@ struct AppleWebController {
 
     @Sendable func handoff(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(HandoffRequest.self, from: request)
-        let tokens = try await events.observing("handoff") {
-            try await appleWeb.redeem(code: input.code, verifier: input.codeVerifier, logger: context.logger)
-        }
+        let tokens = try await social.redeemHandoff(code: input.code, verifier: input.codeVerifier, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 }

@@ -4,7 +4,7 @@ import NIOCore
 
 /// What operators and orchestrators ask: liveness, readiness and Prometheus metrics.
 struct OperationsController {
-    let provider: any IdentityProvider
+    let sessions: Sessions
     let metrics: GatehouseMetrics
     /// The liveness and readiness bodies never change: encoded once (`/health` is the baseline the
     /// benchmarks divide by, so it stays as cheap as it was).
@@ -25,7 +25,7 @@ struct OperationsController {
 
     @Sendable func ready(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         do {
-            try await provider.checkReady()
+            try await sessions.checkReady()
         } catch {
             throw GatehouseError.unavailable(cause: "readiness: \(error)")
         }

@@ -4,7 +4,7 @@ import Hummingbird
 /// Email and password accounts: sign-up and its confirmation, sign-in, and the password's reset
 /// and change (CONTRACT.md, "Email and password").
 struct PasswordController {
-    let provider: any IdentityProvider
+    let passwords: PasswordAuthentication
     let body: RequestBodyReader
     let authenticator: BearerAuthenticator
 
@@ -23,45 +23,45 @@ struct PasswordController {
 
     @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(SignUpRequest.self, from: request)
-        let result = try await provider.signUp(
+        let result = try await passwords.signUp(
             email: input.email, password: input.password, fullName: input.fullName, client: context.client, logger: context.logger)
         return try SignUpResponse(result).response(.created)
     }
 
     @Sendable func confirm(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(EmailCodeRequest.self, from: request)
-        try await provider.confirmSignUp(email: input.email, code: input.code, client: context.client, logger: context.logger)
+        try await passwords.confirmSignUp(email: input.email, code: input.code, client: context.client, logger: context.logger)
         return try OutcomeResponse.confirmed.response()
     }
 
     @Sendable func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(EmailRequest.self, from: request)
-        let delivery = try await provider.resendConfirmationCode(email: input.email, client: context.client, logger: context.logger)
+        let delivery = try await passwords.resendConfirmationCode(email: input.email, client: context.client, logger: context.logger)
         return try CodeDeliveryResponse(delivery).response()
     }
 
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(SignInRequest.self, from: request)
-        let tokens = try await provider.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
+        let tokens = try await passwords.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func forgotPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(EmailRequest.self, from: request)
-        let delivery = try await provider.forgotPassword(email: input.email, client: context.client, logger: context.logger)
+        let delivery = try await passwords.forgotPassword(email: input.email, client: context.client, logger: context.logger)
         return try CodeDeliveryResponse(delivery).response()
     }
 
     @Sendable func resetPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(ResetPasswordRequest.self, from: request)
-        try await provider.resetPassword(
+        try await passwords.resetPassword(
             email: input.email, code: input.code, newPassword: input.newPassword, client: context.client, logger: context.logger)
         return try OutcomeResponse.reset.response()
     }
 
     @Sendable func changePassword(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(ChangePasswordRequest.self, from: request)
-        try await provider.changePassword(
+        try await passwords.changePassword(
             principal: context.principal, currentPassword: input.currentPassword, newPassword: input.newPassword, client: context.client,
             logger: context.logger)
         return try OutcomeResponse.changed.response()

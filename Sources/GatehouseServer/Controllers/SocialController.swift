@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Native Sign in with Google and Apple: the app's provider token exchanged for Gatehouse tokens.
 struct SocialController {
-    let social: SocialSignInService
+    let social: SocialSignIn
     let body: RequestBodyReader
 
     /// Adds the routes.

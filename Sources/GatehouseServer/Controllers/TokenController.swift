@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Sessions: refreshing the tokens, signing one session out, and (authenticated) all of them.
 struct TokenController {
-    let provider: any IdentityProvider
+    let sessions: Sessions
     let body: RequestBodyReader
     let authenticator: BearerAuthenticator
 
@@ -18,18 +18,18 @@ struct TokenController {
 
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(RefreshTokenRequest.self, from: request)
-        let tokens = try await provider.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
+        let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func signOut(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(RefreshTokenRequest.self, from: request)
-        try await provider.signOut(refreshToken: input.refreshToken, logger: context.logger)
+        try await sessions.signOut(refreshToken: input.refreshToken, logger: context.logger)
         return JSONResponse.noContent()
     }
 
     @Sendable func signOutEverywhere(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        try await provider.signOutEverywhere(principal: context.principal, logger: context.logger)
+        try await sessions.signOutEverywhere(principal: context.principal, logger: context.logger)
         return JSONResponse.noContent()
     }
 }

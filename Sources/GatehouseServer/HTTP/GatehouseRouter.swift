@@ -5,10 +5,11 @@ import Hummingbird
 /// and logging, metrics, errors), then a 405 responder on each served path for the methods it
 /// does not serve.
 struct GatehouseRouter {
-    let provider: any IdentityProvider
-    let profiles: ProfileService
-    let social: SocialSignInService
-    let appleWeb: AppleWebFlow
+    let passwords: PasswordAuthentication
+    let sessions: Sessions
+    let social: SocialSignIn
+    let accounts: Accounts
+    let profiles: Profiles
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -24,15 +25,15 @@ struct GatehouseRouter {
         router.add(middleware: ErrorMiddleware())
         let recorder = RouteRecorder(router: router)
         let routes = recorder.group()
-        let authenticator = BearerAuthenticator(provider: provider)
+        let authenticator = BearerAuthenticator(sessions: sessions)
         WebPageController(page: web).addRoutes(to: routes)
-        PasswordController(provider: provider, body: body, authenticator: authenticator).addRoutes(to: routes)
-        TokenController(provider: provider, body: body, authenticator: authenticator).addRoutes(to: routes)
-        AccountController(profiles: profiles, body: body, authenticator: authenticator).addRoutes(to: routes)
+        PasswordController(passwords: passwords, body: body, authenticator: authenticator).addRoutes(to: routes)
+        TokenController(sessions: sessions, body: body, authenticator: authenticator).addRoutes(to: routes)
+        AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
-        AppleWebController(appleWeb: appleWeb, events: metrics, body: body).addRoutes(to: routes)
+        AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)
-        OperationsController(provider: provider, metrics: metrics).addRoutes(to: routes)
+        OperationsController(sessions: sessions, metrics: metrics).addRoutes(to: routes)
         return recorder.finish()
     }
 }

@@ -1,0 +1,32 @@
+/// The one place this process's caches are kept right: session liveness and profiles forget what
+/// a ``DomainEvent`` made stale. (Verified access tokens are cached by their bytes and carry no
+/// state that an event changes: the liveness check after verification is what ends them.)
+public struct CacheInvalidation: DomainEventSubscriber {
+    let liveness: CachedSessionLiveness
+    let profiles: ProfileCache?
+
+    /// Creates the subscriber.
+    /// - Parameters:
+    ///   - liveness: The session-liveness cache in front of the active identity provider.
+    ///   - profiles: The profile cache, if profiles are cached.
+    public init(liveness: CachedSessionLiveness, profiles: ProfileCache?) {
+        self.liveness = liveness
+        self.profiles = profiles
+    }
+
+    /// Invalidates what `event` made stale.
+    /// - Parameter event: What happened.
+    public func receive(_ event: DomainEvent) {
+        switch event {
+        case .sessionsEnded(let ids):
+            liveness.invalidate(sessionIDs: ids)
+        case .sessionsChanged(let sub):
+            liveness.forget(sub: sub)
+        case .userDeleted(let sub):
+            liveness.invalidate(sub: sub)
+            profiles?.invalidate(sub)
+        case .profileChanged(let sub):
+            profiles?.invalidate(sub)
+        }
+    }
+}

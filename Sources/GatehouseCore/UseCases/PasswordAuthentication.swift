@@ -1,0 +1,187 @@
+import Logging
+
+/// Email and password: sign-up, confirmation, resending the code, sign-in, forgotten and changed
+/// passwords. Owns what every provider shares: the input rules (address, display name, code, the
+/// provider's password rules checked before any work), the throttles and mail quotas, the sign-in
+/// metrics, and publishing what a flow ended. The provider's strategy does the work against its own
+/// backing.
+///
+/// The order is part of the security (HardeningTests pin it): a client past its share of the
+/// hashing queue is refused before any database work (``PasswordBackend/admit(client:)``), and an
+/// attempt is reserved against the failure limits before the password or code is checked, so
+/// concurrent guesses get no more evaluations than sequential ones.
+public struct PasswordAuthentication: Sendable {
+    let backend: any PasswordBackend
+    let limiter: RateLimiter
+    let events: any AuthEventObserver
+    let domainEvents: DomainEvents
+
+    /// Creates the use case.
+    /// - Parameters:
+    ///   - backend: The active provider's password strategy.
+    ///   - limiter: The throttles and quotas.
+    ///   - events: Where sign-in outcomes are counted.
+    ///   - domainEvents: Where what a flow changed is published.
+    public init(backend: any PasswordBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+        self.backend = backend
+        self.limiter = limiter
+        self.events = events
+        self.domainEvents = domainEvents
+    }
+
+    var limits: RateLimitSettings { limiter.settings }
+
+    /// Refuses (after the refusal delay) a client past its share of the hashing queue.
+    func admit(_ client: ClientInfo) async throws {
+        try await limiter.holdingRefusals { try backend.admit(client: client) }
+    }
+
+    /// The code limits: per account (cleared by a correct code, with `alsoResetting`) and per client.
+    func guardingCode<T: Sendable>(
+        _ email: EmailAddress, client: ClientInfo, alsoResetting: [RateLimiter.Bucket] = [], _ body: () async throws -> T
+    ) async throws -> T {
+        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
+        let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
+        return try await limiter.guarding(buckets, resetOnSuccess: [accountBucket] + alsoResetting, failureCodes: [.codeMismatch], body)
+    }
+
+    /// Resend and forgot share the per-address mail quotas (and each client's), so the answers stay
+    /// the same whatever the address.
+    func consumeMailQuota(_ email: EmailAddress, client: ClientInfo) async throws {
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await limiter.consume([mailBuckets.client] + mailBuckets.address)
+    }
+
+    /// Creates an unconfirmed account and mails a code; a taken address gets the same answer.
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - password: The password to set.
+    ///   - fullName: A display name, if any.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The sign-up answer.
+    /// - Throws: `invalid_request`, `invalid_password`, `too_many_requests`.
+    public func signUp(email rawEmail: String, password: String, fullName: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
+        let email = try EmailAddress(rawEmail)
+        try backend.checkNewPassword(password, email: email)
+        let name = try InputRules.displayName(fullName)
+        let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
+        try await admit(client)
+        try await limiter.consume([mailBuckets.client])
+        let limiter = self.limiter
+        // The address's quota is drawn on where the strategy sends (or would send) the mail.
+        let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
+        return try await backend.signUp(
+            email: email, password: password, name: name, claimAddressMail: claimAddressMail, client: client, logger: logger)
+    }
+
+    /// Confirms the address with the code from the sign-up mail.
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - code: The code as typed.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
+    public func confirmSignUp(email rawEmail: String, code: String, client: ClientInfo, logger: Logger) async throws {
+        let email = try EmailAddress(rawEmail)
+        let code = InputRules.code(code)
+        let changed = try await guardingCode(email, client: client) {
+            try await backend.confirmSignUp(email: email, code: code, client: client, logger: logger)
+        }
+        domainEvents.publish(changed)
+    }
+
+    /// Sends a new confirmation code (the same answer for every address).
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `invalid_request`, `too_many_requests`.
+    public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
+        let email = try EmailAddress(rawEmail)
+        try await consumeMailQuota(email, client: client)
+        return try await backend.resendConfirmationCode(email: email, client: client, logger: logger)
+    }
+
+    /// Signs in with email and password (counted under `password`).
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - password: The presented password.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The new session's tokens.
+    /// - Throws: `invalid_credentials`, `user_not_confirmed`, `too_many_requests`.
+    public func signIn(email rawEmail: String, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        try await events.observing("password") {
+            let email = try EmailAddress(rawEmail)
+            try backend.checkPresentedPassword(password)
+            let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
+            try await admit(client)
+            // The attempt is counted before the password is checked, so concurrent guesses cannot
+            // all slip in under the limit; a correct password clears the account's failures.
+            let grant = try await limiter.guarding(
+                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+                failureCodes: [.invalidCredentials]
+            ) {
+                try await backend.verifyPassword(email: email, password: password, client: client, logger: logger)
+            }
+            return try await grant.start()
+        }
+    }
+
+    /// Mails a reset code to the account that owns the address, if any (the same answer for all).
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: Where the code went, masked.
+    /// - Throws: `invalid_request`, `too_many_requests`.
+    public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
+        let email = try EmailAddress(rawEmail)
+        try await consumeMailQuota(email, client: client)
+        return try await backend.forgotPassword(email: email, client: client, logger: logger)
+    }
+
+    /// Sets a new password with the code from the reset mail; every session of the user ends.
+    /// - Parameters:
+    ///   - email: The address as typed.
+    ///   - code: The code as typed.
+    ///   - newPassword: The new password.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Throws: `invalid_password`, `code_mismatch`, `code_expired`, `too_many_requests`.
+    public func resetPassword(email rawEmail: String, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+        let email = try EmailAddress(rawEmail)
+        try backend.checkNewPassword(newPassword, email: email)
+        let code = InputRules.code(code)
+        try await admit(client)
+        // A reset proves the address: the account's sign-in back-off is cleared with its code limit.
+        let ended = try await guardingCode(email, client: client, alsoResetting: [limiter.bucket(limits.signInPerAccount, email.key)]) {
+            try await backend.resetPassword(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
+        }
+        domainEvents.publish(ended)
+    }
+
+    /// Changes the caller's password; their other sessions end.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - currentPassword: The password they have.
+    ///   - newPassword: The one they want.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
+    public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
+        let plan = try await backend.preparePasswordChange(
+            principal: principal, currentPassword: currentPassword, newPassword: newPassword, client: client, logger: logger)
+        let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
+        try await admit(client)
+        try await limiter.guarding(
+            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+            failureCodes: [.invalidCredentials]
+        ) {
+            try await plan.verifyCurrent()
+        }
+        domainEvents.publish(try await plan.apply())
+    }
+}

@@ -1,0 +1,82 @@
+import Logging
+
+/// Sessions: refreshing tokens, signing out (one session or all), and authenticating a bearer
+/// token. Counts refreshes under `refresh`, throttles unknown refresh tokens per client, and
+/// publishes what a flow ended.
+public struct Sessions: Sendable {
+    let backend: any SessionBackend
+    let limiter: RateLimiter
+    let events: any AuthEventObserver
+    let domainEvents: DomainEvents
+
+    /// Creates the use case.
+    /// - Parameters:
+    ///   - backend: The active provider's session strategy.
+    ///   - limiter: Counts unknown refresh tokens per client.
+    ///   - events: Where refresh outcomes are counted.
+    ///   - domainEvents: Where ended sessions are published.
+    public init(backend: any SessionBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+        self.backend = backend
+        self.limiter = limiter
+        self.events = events
+        self.domainEvents = domainEvents
+    }
+
+    /// Exchanges a refresh token for new tokens.
+    /// - Parameters:
+    ///   - refreshToken: The presented refresh token.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: New tokens.
+    /// - Throws: `invalid_grant`, `too_many_requests`.
+    public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        try await events.observing("refresh") {
+            switch try await backend.refresh(refreshToken: refreshToken, client: client, logger: logger) {
+            case .issued(let tokens):
+                return tokens
+            case .refused(let ended):
+                domainEvents.publish(ended)
+                throw GatehouseError.invalidGrant
+            case .unknownToken:
+                // Counted (atomically) against the client; a client past the limit gets 429.
+                _ = try await limiter.reserve([limiter.bucket(limiter.settings.refreshPerClient, client: client)])
+                logger.info("refresh refused", metadata: ["reason": "unknown token"])
+                throw GatehouseError.invalidGrant
+            }
+        }
+    }
+
+    /// Ends the session a refresh token belongs to; unknown tokens are accepted silently.
+    /// - Parameters:
+    ///   - refreshToken: The presented refresh token.
+    ///   - logger: The request's logger.
+    /// - Throws: An upstream error when the provider cannot be reached.
+    public func signOut(refreshToken: String, logger: Logger) async throws {
+        domainEvents.publish(try await backend.signOut(refreshToken: refreshToken, logger: logger))
+    }
+
+    /// Ends every session of the caller; their access tokens stop working here at once.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - logger: The request's logger.
+    /// - Throws: An upstream error when the provider cannot be reached.
+    public func signOutEverywhere(principal: Principal, logger: Logger) async throws {
+        domainEvents.publish(try await backend.signOutEverywhere(principal: principal, logger: logger))
+    }
+
+    /// The caller of a protected endpoint.
+    /// - Parameters:
+    ///   - bearer: The access token from `Authorization: Bearer`.
+    ///   - logger: The request's logger.
+    /// - Returns: The caller, with a live session.
+    /// - Throws: `unauthorized`.
+    public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
+        try await backend.authenticate(bearer: bearer, logger: logger)
+    }
+
+    /// Whether the provider's storage (and upstream) answers.
+    /// - Throws: Whatever the failing dependency threw.
+    public func checkReady() async throws {
+        try await backend.checkReady()
+    }
+}
