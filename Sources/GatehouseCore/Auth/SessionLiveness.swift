@@ -3,6 +3,12 @@ import Foundation
 /// Answers whether the session an access token belongs to is still live, so tokens die with their
 /// session (sign-out, reuse detection, password reset, deletion) instead of at `exp`.
 public protocol SessionLiveness: Sendable {
+    /// Whether the session is active and belongs to `sub`.
+    /// - Parameters:
+    ///   - sessionID: The token's `origin_jti`.
+    ///   - sub: The token's subject; a session of another user is not live for it.
+    /// - Returns: `true` only for an active session of `sub`.
+    /// - Throws: The store's error when it cannot answer; callers must refuse rather than assume live.
     func isLive(sessionID: String, sub: String) async throws -> Bool
 }
 
@@ -35,6 +41,12 @@ public final class CachedSessionLiveness: SessionLiveness {
     private let maxEntries: Int
     private let state = Mutex(State())
 
+    /// A cache in front of `source`.
+    /// - Parameters:
+    ///   - source: What answers on a miss (the store).
+    ///   - clock: Ages the entries.
+    ///   - ttl: Seconds a live answer is trusted (an ended one, 60 times as long); 0 or less turns caching off.
+    ///   - maxEntries: Bound on memory: when full, the whole cache is cleared.
     public init(source: any SessionLiveness, clock: any TimeSource, ttl: TimeInterval, maxEntries: Int = 100_000) {
         self.source = source
         self.clock = clock
@@ -42,6 +54,13 @@ public final class CachedSessionLiveness: SessionLiveness {
         self.maxEntries = maxEntries
     }
 
+    /// Answers from the cache when a fresh entry exists, else asks the source and caches its answer
+    /// (a live answer only if no invalidation happened meanwhile).
+    /// - Parameters:
+    ///   - sessionID: The token's `origin_jti`.
+    ///   - sub: The token's subject; a cached live entry of another user is not reused.
+    /// - Returns: `true` only for an active session of `sub`.
+    /// - Throws: The source's error on a miss.
     public func isLive(sessionID: String, sub: String) async throws -> Bool {
         let now = clock.now()
         let (cached, epoch) = state.withLock { ($0.entries[sessionID], $0.epoch) }

@@ -11,24 +11,27 @@ public struct ClientInfo: Sendable, Equatable {
     /// The client's address (the TCP peer, or the forwarded address from a trusted proxy).
     public var address: String
 
+    /// A client seen at `address`.
+    /// - Parameter address: The peer address, or the forwarded one when the peer is a trusted proxy; IP text form.
     public init(address: String) {
         self.address = address
     }
 
-    public static let unknown = ClientInfo(address: "unknown")
+    /// A client whose address could not be determined; all such clients share one rate-limit bucket.
+    static let unknown = ClientInfo(address: "unknown")
 
     /// What per-client rate limits count under: an IPv4 address as it is, an IPv6 address by its
     /// /64 prefix (one subscriber is usually handed a whole /64, so counting single IPv6 addresses
     /// would give one client 2^64 buckets), an IPv4-mapped IPv6 address as its IPv4 address, and
     /// anything unparseable as it is.
-    public var rateLimitSubject: String {
+    var rateLimitSubject: String {
         Self.rateLimitSubject(for: address)
     }
 
     /// See ``rateLimitSubject``.
     /// - Parameter address: An IP address in text form (IPv6 may carry a `%zone`).
     /// - Returns: The address, or `xxxx:xxxx:xxxx:xxxx::/64` for an IPv6 address.
-    public static func rateLimitSubject(for address: String) -> String {
+    static func rateLimitSubject(for address: String) -> String {
         guard address.utf8.contains(UInt8(ascii: ":")) else { return address }
         let withoutZone = address.split(separator: "%", maxSplits: 1).first.map(String.init) ?? address
         var bytes = [UInt8](repeating: 0, count: 16)

@@ -2,15 +2,27 @@ import Foundation
 
 /// A sign-in method linked to a user: `password`, or a provider (`google`, `apple`) and its `sub`.
 public struct IdentityRecord: Sendable, Equatable {
+    /// The sign-in method: `password`, `google` or `apple`.
     public var provider: String
     /// The provider's subject; for `password` it is the user id.
     public var providerSubject: String
+    /// The Gatehouse user (`sub`) it signs in as.
     public var userID: String
     /// The email the provider asserted (may be a private relay address), if any.
     public var email: String?
+    /// Whether the provider asserted ``email`` verified; only a verified email can claim an account by address.
     public var emailVerified: Bool
+    /// When the method was linked to the user.
     public var linkedAt: Date
 
+    /// A link as stored; (provider, providerSubject) is unique across the pool.
+    /// - Parameters:
+    ///   - provider: `password`, `google` or `apple`.
+    ///   - providerSubject: The provider's `sub` (the user id for `password`).
+    ///   - userID: The Gatehouse user.
+    ///   - email: The email the provider asserted, if any.
+    ///   - emailVerified: Whether the provider asserted it verified.
+    ///   - linkedAt: When it was linked.
     public init(provider: String, providerSubject: String, userID: String, email: String?, emailVerified: Bool, linkedAt: Date) {
         self.provider = provider
         self.providerSubject = providerSubject
@@ -23,6 +35,10 @@ public struct IdentityRecord: Sendable, Equatable {
 
 extension IdentityRecord {
     /// The link of a verified provider identity to the user `userID`, as of `now`.
+    /// - Parameters:
+    ///   - identity: A provider identity whose ID token passed verification.
+    ///   - userID: The Gatehouse user to link it to.
+    ///   - now: The link time.
     public init(linking identity: VerifiedIdentity, to userID: String, at now: Date) {
         self.init(
             provider: identity.provider.rawValue, providerSubject: identity.subject, userID: userID, email: identity.email,

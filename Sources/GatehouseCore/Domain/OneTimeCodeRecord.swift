@@ -2,19 +2,37 @@ import Foundation
 
 /// A verification or reset code, stored as a keyed hash. One live code per user and purpose.
 public struct OneTimeCodeRecord: Sendable, Equatable {
+    /// What a code proves; a code issued for one purpose never redeems for the other.
     public enum Purpose: String, Sendable, CaseIterable {
+        /// Confirms the address of a password sign-up.
         case confirmSignUp = "confirm_signup"
+        /// Authorises choosing a new password without the old one.
         case resetPassword = "reset_password"
     }
 
+    /// The user the code was mailed to, or `decoy:<keyed hash of the address>` for an address with no
+    /// account: the same store work either way, so timing does not reveal which addresses exist.
     public var userID: String
+    /// What the code is for.
     public var purpose: Purpose
+    /// HMAC of purpose, user id and code under the master key's hashing key (``SecretBox/keyedHash(_:)``):
+    /// a database dump does not reveal live codes, and a short code cannot be brute-forced offline.
     public var codeHash: String
+    /// When the code was issued.
     public var createdAt: Date
+    /// When the code stops redeeming; the right code presented later gets `code_expired`.
     public var expiresAt: Date
     /// Wrong guesses so far; at `maxAttempts` the code is spent.
     public var attempts: Int
 
+    /// A code as stored.
+    /// - Parameters:
+    ///   - userID: The user the code belongs to.
+    ///   - purpose: What the code is for.
+    ///   - codeHash: The keyed hash of the code; the code itself is never stored.
+    ///   - createdAt: When it was issued.
+    ///   - expiresAt: When it stops redeeming.
+    ///   - attempts: Tries spent so far; 0 for a new code.
     public init(userID: String, purpose: Purpose, codeHash: String, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
         self.userID = userID
         self.purpose = purpose

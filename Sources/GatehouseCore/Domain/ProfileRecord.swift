@@ -3,13 +3,27 @@ import Foundation
 /// The app's own user record, keyed by the identity provider's `sub` and created just in time on the
 /// first authenticated call (the seed ADR's JIT provisioning).
 public struct ProfileRecord: Sendable, Equatable {
+    /// The identity provider's subject (embedded pool user id or Cognito `sub`); the profile's key.
     public var sub: String
+    /// The user's address as the identity provider reports it, in clear (it is the caller's own), if any.
     public var email: String?
+    /// Whether the provider reports ``email`` verified.
     public var emailVerified: Bool
+    /// The display name (trimmed, at most 256 scalars, no control characters), if set.
     public var fullName: String?
+    /// When the profile was provisioned (first authenticated call).
     public var createdAt: Date
+    /// When any field last changed.
     public var updatedAt: Date
 
+    /// A profile as stored.
+    /// - Parameters:
+    ///   - sub: The provider's subject.
+    ///   - email: The user's address, if any.
+    ///   - emailVerified: Whether it is verified.
+    ///   - fullName: The display name, if any.
+    ///   - createdAt: When it was provisioned.
+    ///   - updatedAt: When it last changed.
     public init(sub: String, email: String?, emailVerified: Bool, fullName: String?, createdAt: Date, updatedAt: Date) {
         self.sub = sub
         self.email = email
@@ -22,19 +36,32 @@ public struct ProfileRecord: Sendable, Equatable {
 
 /// What GET /me returns: the profile and the sign-in methods linked to it.
 public struct ProfileView: Sendable, Equatable {
+    /// One sign-in method of the user, without the provider's subject or email (not the caller's to see).
     public struct LinkedIdentity: Sendable, Equatable {
+        /// `password`, `google` or `apple`.
         public var provider: String
+        /// When it was linked.
         public var linkedAt: Date
 
+        /// A linked method as GET /me lists it.
+        /// - Parameters:
+        ///   - provider: `password`, `google` or `apple`.
+        ///   - linkedAt: When it was linked.
         public init(provider: String, linkedAt: Date) {
             self.provider = provider
             self.linkedAt = linkedAt
         }
     }
 
+    /// The caller's profile.
     public var profile: ProfileRecord
+    /// The sign-in methods linked to the caller, oldest first.
     public var identities: [LinkedIdentity]
 
+    /// A profile with its methods.
+    /// - Parameters:
+    ///   - profile: The caller's profile.
+    ///   - identities: Its linked sign-in methods.
     public init(profile: ProfileRecord, identities: [LinkedIdentity]) {
         self.profile = profile
         self.identities = identities

@@ -9,16 +9,34 @@ public struct UserRecord: Sendable, Equatable {
     /// The case-folded address when this account owns it (a password account, or a provider-verified
     /// email); unique across the pool. `nil` for an address nobody has proven.
     public var emailKey: String?
+    /// Whether the address is proven: by a confirmation code, or by a provider that asserted it verified.
     public var emailVerified: Bool
     /// PHC string; `nil` for accounts that only sign in through a provider.
     public var passwordHash: String?
     /// `false` for a password sign-up whose email is not yet confirmed.
     public var confirmed: Bool
+    /// The display name (trimmed, at most 256 scalars, no control characters), if the user gave one.
     public var name: String?
+    /// When the account was created.
     public var createdAt: Date
+    /// When any field last changed.
     public var updatedAt: Date
 
-    public init(id: String, email: String?, emailKey: String?, emailVerified: Bool, passwordHash: String?, confirmed: Bool, name: String?, createdAt: Date, updatedAt: Date) {
+    /// A user as stored.
+    /// - Parameters:
+    ///   - id: The user's `sub`.
+    ///   - email: The address as given, if any.
+    ///   - emailKey: The case-folded address when the account owns it, else `nil`.
+    ///   - emailVerified: Whether the address is proven.
+    ///   - passwordHash: The PHC scrypt hash, or `nil` for provider-only accounts.
+    ///   - confirmed: `false` for a password sign-up awaiting its code.
+    ///   - name: The display name, if any.
+    ///   - createdAt: When the account was created.
+    ///   - updatedAt: When it last changed.
+    public init(
+        id: String, email: String?, emailKey: String?, emailVerified: Bool, passwordHash: String?, confirmed: Bool, name: String?,
+        createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.email = email
         self.emailKey = emailKey

@@ -9,6 +9,7 @@ import Foundation
 /// codes can be added without breaking callers that switch on known ones. `message` is safe to show
 /// to a client; `cause` is for the log only and never leaves the process.
 public struct GatehouseError: Error, Sendable, CustomStringConvertible {
+    /// A stable machine-readable error code; its ``rawValue`` is the `error` field of every error body.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable {
             case invalidRequest = "invalid_request"
@@ -35,28 +36,46 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
 
         /// The stable wire code, e.g. `invalid_request`.
         public var rawValue: String { base.rawValue }
+        /// The wire code, so a code interpolates into logs as clients see it.
         public var description: String { base.rawValue }
 
+        /// 400: malformed JSON, a missing or ill-typed field, bad email syntax, an over-long or control-character value.
         public static let invalidRequest = Code(.invalidRequest)
+        /// 400: a new password that fails ``PasswordPolicy``; the message names the rule.
         public static let invalidPassword = Code(.invalidPassword)
+        /// 400: a confirmation or reset code that is wrong (the try is spent).
         public static let codeMismatch = Code(.codeMismatch)
+        /// 400: a code past its lifetime, out of tries, or never issued.
         public static let codeExpired = Code(.codeExpired)
+        /// 401: email/password sign-in failed; one body for an unknown user and a wrong password (no enumeration).
         public static let invalidCredentials = Code(.invalidCredentials)
+        /// 401: a provider (Google, Apple) ID token that fails verification.
         public static let invalidToken = Code(.invalidToken)
+        /// 401: a refresh token that is unknown, expired, revoked or reused.
         public static let invalidGrant = Code(.invalidGrant)
+        /// 401: a missing or bad bearer token on a protected endpoint; one body whatever the reason.
         public static let unauthorized = Code(.unauthorized)
+        /// 403: the email is not confirmed yet; only ever sent after the password was verified.
         public static let userNotConfirmed = Code(.userNotConfirmed)
+        /// 403: the request is understood but refused (a provider identity without a verified email Cognito can use).
         public static let forbidden = Code(.forbidden)
+        /// 404: the resource does not exist (or no longer does).
         public static let notFound = Code(.notFound)
+        /// 409: the change collides with existing state (a provider sign-in for an email a password account owns).
         public static let conflict = Code(.conflict)
+        /// 429: a rate limit refused the request; ``GatehouseError/retryAfter`` says for how long.
         public static let tooManyRequests = Code(.tooManyRequests)
         /// A social provider that this deployment has not configured (no audience): sign-in with it is off.
         public static let providerDisabled = Code(.providerDisabled)
+        /// 500: opaque to the client; the cause goes to the log with the request id.
         public static let internalError = Code(.internalError)
+        /// 502: Cognito, Apple or Google is unreachable.
         public static let upstreamUnavailable = Code(.upstreamUnavailable)
+        /// 503: Gatehouse's own storage is unreachable.
         public static let unavailable = Code(.unavailable)
     }
 
+    /// What went wrong, as clients match on it; decides the HTTP status.
     public let code: Code
     /// Safe, human-readable text. Never contains secrets, tokens, codes, passwords or internal causes.
     public let message: String
@@ -65,6 +84,12 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
     /// Internal detail for the log; never sent to a client.
     public let cause: String?
 
+    /// An error with an explicit code and client-facing message; prefer the named factories below.
+    /// - Parameters:
+    ///   - code: The wire code.
+    ///   - message: Text safe to show a client: no secrets, tokens, codes, passwords or internal causes.
+    ///   - retryAfter: Seconds a client should wait; set for `too_many_requests` only.
+    ///   - cause: Internal detail for the log; never sent to a client.
     public init(_ code: Code, _ message: String, retryAfter: Int? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
@@ -72,58 +97,86 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// Code, message and cause, for logs only: it contains ``cause``, so it must never reach a client.
     public var description: String {
         "GatehouseError(\(code.rawValue): \(message)\(cause.map { " — \($0)" } ?? ""))"
     }
 }
 
 extension GatehouseError {
+    /// A malformed request (400).
+    /// - Parameter message: Which field is wrong and how, safe to show the client (never echo a secret).
+    /// - Returns: An `invalid_request` error.
     public static func invalidRequest(_ message: String) -> GatehouseError { .init(.invalidRequest, message) }
 
+    /// Wrong email or password (401), one message for both so the answer does not reveal whether the account exists.
     public static var invalidCredentials: GatehouseError {
         .init(.invalidCredentials, "Incorrect email or password.")
     }
 
+    /// No valid access token (401), with the one message every reason shares.
     public static var unauthorized: GatehouseError {
         .init(.unauthorized, "A valid access token is required.")
     }
 
+    /// No valid access token (401), the same body as ``unauthorized``, with the reason kept for the log.
+    /// - Parameter cause: Why the token was refused (expired, bad signature, ended session); log only.
+    /// - Returns: An `unauthorized` error.
     public static func unauthorized(cause: String) -> GatehouseError {
         .init(.unauthorized, "A valid access token is required.", cause: cause)
     }
 
+    /// The refresh token is unknown, expired, revoked or reused (401): the client must sign in again.
     public static var invalidGrant: GatehouseError {
         .init(.invalidGrant, "The refresh token is invalid, expired or revoked. Sign in again.")
     }
 
+    /// A provider ID token that failed verification (401).
+    /// - Parameter cause: Which check failed (signature, audience, expiry, nonce); log only.
+    /// - Returns: An `invalid_token` error.
     public static func invalidToken(cause: String) -> GatehouseError {
         .init(.invalidToken, "The identity token could not be verified.", cause: cause)
     }
 
+    /// A wrong confirmation or reset code (400).
     public static var codeMismatch: GatehouseError {
         .init(.codeMismatch, "The code is not correct.")
     }
 
+    /// A code that expired, ran out of tries or was never issued (400): the user must request a new one.
     public static var codeExpired: GatehouseError {
         .init(.codeExpired, "The code has expired or was used up. Request a new one.")
     }
 
+    /// The account's email is unconfirmed (403); thrown only after the password checked out.
     public static var userNotConfirmed: GatehouseError {
         .init(.userNotConfirmed, "Confirm your email address before signing in. We sent you a code.")
     }
 
+    /// A rate-limit refusal (429).
+    /// - Parameter retryAfter: Seconds until the client may try again; raised to at least 1.
+    /// - Returns: A `too_many_requests` error carrying the Retry-After value.
     public static func tooManyRequests(retryAfter: Int) -> GatehouseError {
         .init(.tooManyRequests, "Too many attempts. Try again later.", retryAfter: max(1, retryAfter))
     }
 
+    /// A failure on Gatehouse's side (500) with an opaque message.
+    /// - Parameter cause: What actually failed; log only.
+    /// - Returns: An `internal_error` error.
     public static func internalError(cause: String) -> GatehouseError {
         .init(.internalError, "Something went wrong on our side.", cause: cause)
     }
 
+    /// Gatehouse's storage is unreachable (503).
+    /// - Parameter cause: The storage error; log only.
+    /// - Returns: An `unavailable` error.
     public static func unavailable(cause: String) -> GatehouseError {
         .init(.unavailable, "The service is temporarily unavailable.", cause: cause)
     }
 
+    /// An upstream identity service (Cognito, Apple, Google) is unreachable (502).
+    /// - Parameter cause: The transport or upstream error; log only.
+    /// - Returns: An `upstream_unavailable` error.
     public static func upstreamUnavailable(cause: String) -> GatehouseError {
         .init(.upstreamUnavailable, "An upstream identity service is unreachable. Try again shortly.", cause: cause)
     }

@@ -40,6 +40,8 @@ public final class MailQueue: Mailer {
     /// - Parameters:
     ///   - message: The message.
     ///   - logger: The request's logger; delivery logs with it, so its line carries the request id.
+    /// - Throws: Never: a full or stopped queue drops the message with an error log line instead, so a
+    ///   request never fails (or takes longer) because of mail.
     public func send(_ message: MailMessage, logger: Logger) async throws {
         state.withLock { $0.pending += 1 }
         switch continuation.yield(Envelope(message: message, logger: logger)) {

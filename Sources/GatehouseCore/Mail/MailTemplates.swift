@@ -2,10 +2,10 @@ import Foundation
 
 /// The text of every message Gatehouse sends: a subject, a greeting, what happened, the code and how
 /// long it lives, and what to do if the reader did not ask for it.
-public struct MailTemplates: Sendable {
-    public var appName: String
+struct MailTemplates: Sendable {
+    var appName: String
 
-    public init(appName: String) {
+    init(appName: String) {
         self.appName = appName
     }
 
@@ -21,7 +21,7 @@ public struct MailTemplates: Sendable {
         return minutes == 1 ? "1 minute" : "\(minutes) minutes"
     }
 
-    public func confirmSignUp(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
+    func confirmSignUp(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
         MailMessage(
             kind: "confirm_signup", to: email, subject: "Your \(appName) verification code: \(code)",
             body: """
@@ -39,7 +39,7 @@ public struct MailTemplates: Sendable {
                 """)
     }
 
-    public func resetPassword(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
+    func resetPassword(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
         MailMessage(
             kind: "reset_password", to: email, subject: "Reset your \(appName) password",
             body: """
@@ -57,7 +57,7 @@ public struct MailTemplates: Sendable {
                 """)
     }
 
-    public func alreadyRegistered(to email: String, name: String?, confirmed: Bool) -> MailMessage {
+    func alreadyRegistered(to email: String, name: String?, confirmed: Bool) -> MailMessage {
         let next = confirmed
             ? "If it was you, just sign in. If you forgot your password, use \"Forgot password\" to choose a new one."
             : "An earlier sign-up with this address is still waiting for its confirmation code. If you did not start it, use \"Forgot password\": resetting the password proves the address is yours and replaces whatever password was chosen."
@@ -76,7 +76,7 @@ public struct MailTemplates: Sendable {
                 """)
     }
 
-    public func passwordChanged(to email: String, name: String?, reset: Bool) -> MailMessage {
+    func passwordChanged(to email: String, name: String?, reset: Bool) -> MailMessage {
         MailMessage(
             kind: "password_changed", to: email, subject: "Your \(appName) password was changed",
             body: """

@@ -5,11 +5,19 @@ import Logging
 /// (`<data dir>/outbox/`), readable by the owner only, and logs one line saying a message was
 /// written — never the recipient or the code.
 public struct OutboxMailer: Mailer {
+    /// The outbox directory (mode 0700); each message lands as `<epoch>-<random>-<kind>.eml` (mode 0600).
     public let directory: URL
     let from: String
     let clock: any TimeSource
     let random: any RandomSource
 
+    /// An outbox at `directory`, created (owner-only) if missing.
+    /// - Parameters:
+    ///   - directory: Where to write messages.
+    ///   - from: The `From:` header value.
+    ///   - clock: Dates the messages and names the files.
+    ///   - random: Makes the file names (and `Message-ID`s) unique.
+    /// - Throws: The file system's error when the directory cannot be created.
     public init(directory: URL, from: String, clock: any TimeSource, random: any RandomSource) throws {
         self.directory = directory
         self.from = from
@@ -18,6 +26,12 @@ public struct OutboxMailer: Mailer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
+    /// Writes `message` as an `.eml` file: to a hidden temporary file first, then renamed, so a reader of
+    /// the outbox never sees half a message.
+    /// - Parameters:
+    ///   - message: The message to write.
+    ///   - logger: The request's logger; the line names the kind and file, never the recipient or the code.
+    /// - Throws: `internal_error` when the file cannot be created; the file system's error when the rename fails.
     public func send(_ message: MailMessage, logger: Logger) async throws {
         let now = clock.now()
         let id = "\(now.epochSeconds)-\(Base64URL.encode(random.bytes(9)))"

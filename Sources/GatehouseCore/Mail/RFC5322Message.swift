@@ -2,8 +2,8 @@ import Foundation
 
 /// Renders a ``MailMessage`` as an RFC 5322 message (UTF-8 text, quoted-printable body, RFC 2047
 /// encoded subject), with CRLF line endings.
-public enum RFC5322Message {
-    public static func render(_ message: MailMessage, from: String, date: Date, messageID: String) -> String {
+enum RFC5322Message {
+    static func render(_ message: MailMessage, from: String, date: Date, messageID: String) -> String {
         var lines = [
             "From: \(from)",
             "To: \(message.to)",

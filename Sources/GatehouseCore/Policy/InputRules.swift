@@ -2,15 +2,15 @@ import Foundation
 
 /// The input rules every identity provider shares, applied once by the use cases before a provider
 /// sees the value.
-public enum InputRules {
+enum InputRules {
     /// The longest display name, in Unicode scalars.
-    public static let maxDisplayNameLength = 256
+    static let maxDisplayNameLength = 256
 
     /// A display name as stored: trimmed, `nil` when empty.
     /// - Parameter raw: What the client sent, if anything.
     /// - Returns: The trimmed name, or `nil` for none.
     /// - Throws: `invalid_request` for a name over 256 characters or one with control characters.
-    public static func displayName(_ raw: String?) throws(GatehouseError) -> String? {
+    static func displayName(_ raw: String?) throws(GatehouseError) -> String? {
         guard let raw else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
@@ -27,7 +27,7 @@ public enum InputRules {
     /// A one-time code as users type it: digits, perhaps with spaces or a dash in the middle.
     /// - Parameter code: What the client sent.
     /// - Returns: The code without spaces and dashes.
-    public static func code(_ code: String) -> String {
+    static func code(_ code: String) -> String {
         String(code.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init))
     }
 }

@@ -3,16 +3,34 @@ import Foundation
 /// The password rules. The default is the seeds' (at least 8 characters with a digit) plus a refusal
 /// of the most common passwords and of the account's own email address.
 public struct PasswordPolicy: Sendable, Equatable {
+    /// The shortest password, in characters (Unicode scalars); at least 1.
     public var minLength: Int
     /// In characters (Unicode scalars); the UTF-8 length is also capped before hashing.
     public var maxLength: Int
+    /// Require an ASCII digit `0`–`9`.
     public var requireDigit: Bool
+    /// Require a lowercase letter (any script).
     public var requireLowercase: Bool
+    /// Require an uppercase letter (any script).
     public var requireUppercase: Bool
+    /// Require a character that is neither a letter nor an ASCII digit.
     public var requireSymbol: Bool
-    public var rejectCommon: Bool
+    /// Refuse passwords on the built-in list of the most common ones (matched exactly).
+    var rejectCommon: Bool
 
-    public init(minLength: Int = 8, maxLength: Int = 256, requireDigit: Bool = true, requireLowercase: Bool = false, requireUppercase: Bool = false, requireSymbol: Bool = false, rejectCommon: Bool = true) {
+    /// A policy; out-of-range lengths are clamped rather than refused.
+    /// - Parameters:
+    ///   - minLength: The shortest password in characters; raised to at least 1.
+    ///   - maxLength: The longest in characters; kept between `minLength` and 1,024 (hashing cost is bounded).
+    ///   - requireDigit: Require a digit.
+    ///   - requireLowercase: Require a lowercase letter.
+    ///   - requireUppercase: Require an uppercase letter.
+    ///   - requireSymbol: Require a symbol.
+    ///   - rejectCommon: Refuse the most common passwords.
+    public init(
+        minLength: Int = 8, maxLength: Int = 256, requireDigit: Bool = true, requireLowercase: Bool = false, requireUppercase: Bool = false,
+        requireSymbol: Bool = false, rejectCommon: Bool = true
+    ) {
         self.minLength = max(1, minLength)
         self.maxLength = max(self.minLength, min(maxLength, 1024))
         self.requireDigit = requireDigit
@@ -22,7 +40,12 @@ public struct PasswordPolicy: Sendable, Equatable {
         self.rejectCommon = rejectCommon
     }
 
-    /// Throws `invalid_password` with a message that says which rule failed.
+    /// Checks a new password against every rule, in order, and stops at the first that fails.
+    /// - Parameters:
+    ///   - password: The candidate, as the client sent it.
+    ///   - email: The account's address, if known: the password may not equal it or its local part (case-insensitive).
+    /// - Throws: `invalid_password` with a message that says which rule failed; also when the UTF-8
+    ///   form exceeds ``ScryptPasswordHasher/maxPasswordBytes``.
     public func validate(_ password: String, email: EmailAddress?) throws(GatehouseError) {
         func fail(_ message: String) -> GatehouseError { GatehouseError(.invalidPassword, message) }
         let scalars = password.unicodeScalars

@@ -6,12 +6,25 @@ import Foundation
 /// `baseBlock`, doubling with each further failure up to `maxBlock` — back-off, never a permanent lock.
 /// Quota rules (mail) allow `freeAttempts` uses per window and answer 429 until the window ends.
 public struct RateLimitRule: Sendable, Equatable {
+    /// The rule's id (`signin.account`, `mail.address`, …): the prefix of its bucket keys and a part of
+    /// their keyed hash, so two rules never share a counter.
     public var name: String
+    /// Failures (or uses) allowed per window before the rule bites; at least 1.
     public var freeAttempts: Int
+    /// The counting window in seconds; at least 1.
     public var window: TimeInterval
+    /// Seconds the first failure past the free ones blocks for; each further failure doubles it.
     public var baseBlock: TimeInterval
+    /// The longest block in seconds, so back-off never becomes a lock-out; at least `baseBlock`.
     public var maxBlock: TimeInterval
 
+    /// A rule; out-of-range values are clamped rather than refused.
+    /// - Parameters:
+    ///   - name: The rule's id; must be unique among the rules.
+    ///   - freeAttempts: Attempts allowed per window (raised to 1).
+    ///   - window: The window in seconds (raised to 1).
+    ///   - baseBlock: The first block in seconds (raised to 0).
+    ///   - maxBlock: The longest block in seconds (raised to `baseBlock`).
     public init(name: String, freeAttempts: Int, window: TimeInterval, baseBlock: TimeInterval = 1, maxBlock: TimeInterval = 900) {
         self.name = name
         self.freeAttempts = max(1, freeAttempts)
@@ -21,7 +34,10 @@ public struct RateLimitRule: Sendable, Equatable {
     }
 
     /// How long the `count`-th failure in a window blocks the bucket.
-    public func block(afterFailures count: Int) -> TimeInterval? {
+    /// - Parameter count: Failures in the window, this one included.
+    /// - Returns: `nil` within the free attempts; otherwise `baseBlock` doubled per failure past the first
+    ///   blocking one, capped at `maxBlock`.
+    func block(afterFailures count: Int) -> TimeInterval? {
         guard count > freeAttempts else { return nil }
         let exponent = min(count - freeAttempts - 1, 30)
         return min(maxBlock, baseBlock * pow(2, Double(exponent)))
@@ -43,6 +59,7 @@ public struct RateLimitSettings: Sendable, Equatable {
     /// Code mails per address in an hour, and in a day: with the cool-down alone one address could be
     /// sent ~1,440 mails a day.
     public var mailPerAddressHourly: RateLimitRule
+    /// The daily cap (see ``mailPerAddressHourly``).
     public var mailPerAddressDaily: RateLimitRule
     /// Requests that send mail (sign-up, resend, forgot) per client address.
     public var mailPerClient: RateLimitRule
@@ -56,6 +73,18 @@ public struct RateLimitSettings: Sendable, Equatable {
     /// clients' password hashes need. Holding costs no CPU.
     public var refusalDelay: TimeInterval = 1
 
+    /// The defaults, or any rules replaced.
+    /// - Parameters:
+    ///   - signInPerAccount: Failed sign-ins per account (5 per hour, then 1 s doubling to 15 min).
+    ///   - signInPerClient: Failed sign-ins per client address (30 per hour).
+    ///   - codePerAccount: Wrong codes per account (10 per hour, then 2 s doubling to 15 min).
+    ///   - codePerClient: Wrong codes per client address (30 per hour).
+    ///   - mailPerAddress: The per-address cool-down (1 mail a minute).
+    ///   - mailPerAddressHourly: Mails per address per hour (5).
+    ///   - mailPerAddressDaily: Mails per address per day (10).
+    ///   - mailPerClient: Mail-sending requests per client address (30 per hour).
+    ///   - exchangePerClient: Failed social token exchanges per client address (60 per hour, blocks up to 5 min).
+    ///   - refreshPerClient: Unknown refresh tokens per client address (30 per hour).
     public init(
         signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),
         signInPerClient: RateLimitRule = .init(name: "signin.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),

@@ -13,13 +13,14 @@ import Foundation
 /// - **Quotas** (mail) count every use and refuse past the window's allowance
 ///   (``consume(_:)``), all buckets of one request together or none.
 public struct RateLimiter: Sendable {
-    public struct Bucket: Sendable {
-        public var rule: RateLimitRule
-        public var key: String
+    /// One counter a rule applies to: the rule and the stored key `<rule name>:<keyed hash of the subject>`.
+    struct Bucket: Sendable {
+        var rule: RateLimitRule
+        var key: String
     }
 
     /// Attempts counted by ``reserve(_:)``, to take back with ``release(_:)``.
-    public struct Reservation: Sendable {
+    struct Reservation: Sendable {
         struct Entry: Sendable {
             var bucket: Bucket
             var windowStart: Date
@@ -32,8 +33,14 @@ public struct RateLimiter: Sendable {
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
-    public let settings: RateLimitSettings
+    let settings: RateLimitSettings
 
+    /// A limiter over the shared store.
+    /// - Parameters:
+    ///   - store: Where the counters live; every instance on the same database shares them.
+    ///   - box: Keys the bucket hashes, so counters name no email or address in clear.
+    ///   - clock: Times windows and blocks.
+    ///   - settings: The rules to apply.
     public init(store: any GatehouseStore, box: SecretBox, clock: any TimeSource, settings: RateLimitSettings) {
         self.store = store
         self.box = box
@@ -42,12 +49,12 @@ public struct RateLimiter: Sendable {
     }
 
     /// The bucket of `rule` for `subject` (an email key, a user id).
-    public func bucket(_ rule: RateLimitRule, _ subject: String) -> Bucket {
+    func bucket(_ rule: RateLimitRule, _ subject: String) -> Bucket {
         Bucket(rule: rule, key: rule.name + ":" + box.keyedHash("rate-limit", rule.name, subject))
     }
 
     /// The bucket of `rule` for a client: its address, IPv6 aggregated by /64 (``ClientInfo/rateLimitSubject``).
-    public func bucket(_ rule: RateLimitRule, client: ClientInfo) -> Bucket {
+    func bucket(_ rule: RateLimitRule, client: ClientInfo) -> Bucket {
         bucket(rule, client.rateLimitSubject)
     }
 
@@ -63,7 +70,7 @@ public struct RateLimiter: Sendable {
     ///   - body: The work, done only while the attempt is reserved.
     /// - Returns: What `body` returns.
     /// - Throws: `too_many_requests` with Retry-After when a bucket is blocked; whatever `body` throws.
-    public func guarding<T: Sendable>(
+    func guarding<T: Sendable>(
         _ buckets: [Bucket], resetOnSuccess: [Bucket] = [], failureCodes: Set<GatehouseError.Code>, _ body: () async throws -> T
     ) async throws -> T {
         // A blocked bucket is refused by a read, before any write: a flood of refused attempts
@@ -91,7 +98,7 @@ public struct RateLimiter: Sendable {
     /// Runs `body`; a 429 it throws goes out only after ``RateLimitSettings/refusalDelay``.
     /// - Parameter body: Work that may refuse with `too_many_requests`.
     /// - Returns: What `body` returns.
-    public func holdingRefusals<T>(_ body: () async throws -> T) async throws -> T {
+    func holdingRefusals<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as GatehouseError where error.code == .tooManyRequests {
@@ -106,7 +113,7 @@ public struct RateLimiter: Sendable {
     /// - Parameter buckets: The buckets to count in.
     /// - Returns: The reservation, for ``release(_:)``.
     /// - Throws: `too_many_requests` with the longest remaining block as Retry-After.
-    public func reserve(_ buckets: [Bucket]) async throws -> Reservation {
+    func reserve(_ buckets: [Bucket]) async throws -> Reservation {
         let now = clock.now()
         let entries = try await store.write { tx in
             var entries: [Reservation.Entry] = []
@@ -129,7 +136,7 @@ public struct RateLimiter: Sendable {
 
     /// Takes back a reserved attempt (it did not fail): its count and the block it set, if still in place.
     /// - Parameter reservation: What ``reserve(_:)`` returned.
-    public func release(_ reservation: Reservation) async throws {
+    func release(_ reservation: Reservation) async throws {
         guard !reservation.entries.isEmpty else { return }
         try await store.write { tx in
             for entry in reservation.entries {
@@ -140,7 +147,7 @@ public struct RateLimiter: Sendable {
 
     /// Throws 429 if any bucket is blocked now. For limits on failures too cheap to reserve for
     /// (a forged provider token is refused in microseconds), checked after the failure.
-    public func ensureAllowed(_ buckets: [Bucket]) async throws {
+    func ensureAllowed(_ buckets: [Bucket]) async throws {
         let now = clock.now()
         let counters = try await store.read { tx in
             var result: [RateCounter?] = []
@@ -152,7 +159,7 @@ public struct RateLimiter: Sendable {
     }
 
     /// Counts a failure in each bucket and blocks the ones past their free attempts.
-    public func recordFailure(_ buckets: [Bucket]) async throws {
+    func recordFailure(_ buckets: [Bucket]) async throws {
         let now = clock.now()
         try await store.write { tx in
             for bucket in buckets {
@@ -169,7 +176,7 @@ public struct RateLimiter: Sendable {
     /// Uses one unit of every bucket's quota; throws 429 (and uses none) when any is spent.
     /// - Parameter buckets: The quotas one request draws on together.
     /// - Throws: `too_many_requests` with the time until the spent window ends.
-    public func consume(_ buckets: [Bucket]) async throws {
+    func consume(_ buckets: [Bucket]) async throws {
         if let wait = try await tryConsume(buckets) {
             throw GatehouseError.tooManyRequests(retryAfter: Int(wait.rounded(.up)))
         }
@@ -179,7 +186,7 @@ public struct RateLimiter: Sendable {
     /// - Parameter buckets: The quotas one request draws on together.
     /// - Returns: `nil` when every quota had room (all are used); otherwise the seconds until the
     ///   longest spent window ends (none is used).
-    public func tryConsume(_ buckets: [Bucket]) async throws -> TimeInterval? {
+    func tryConsume(_ buckets: [Bucket]) async throws -> TimeInterval? {
         struct Spent: Error { var wait: TimeInterval }
         let now = clock.now()
         do {
@@ -203,15 +210,18 @@ public struct RateLimiter: Sendable {
 
     /// The mail quotas of a code mail to `emailKey` asked for by `client`: the client's, the address's
     /// cool-down, and the address's hourly and daily caps.
-    public func mailBuckets(emailKey: String, client: ClientInfo) -> (client: Bucket, address: [Bucket]) {
+    func mailBuckets(emailKey: String, client: ClientInfo) -> (client: Bucket, address: [Bucket]) {
         (
             bucket(settings.mailPerClient, client: client),
-            [bucket(settings.mailPerAddress, emailKey), bucket(settings.mailPerAddressHourly, emailKey), bucket(settings.mailPerAddressDaily, emailKey)]
+            [
+                bucket(settings.mailPerAddress, emailKey), bucket(settings.mailPerAddressHourly, emailKey),
+                bucket(settings.mailPerAddressDaily, emailKey),
+            ]
         )
     }
 
     /// Clears the buckets (a correct password clears the account's failures).
-    public func reset(_ buckets: [Bucket]) async throws {
+    func reset(_ buckets: [Bucket]) async throws {
         try await store.write { tx in
             for bucket in buckets { try await tx.deleteCounter(bucket: bucket.key) }
         }

@@ -14,6 +14,11 @@ public final class ProfileCache: Sendable {
     private let maxEntries: Int
     private let entries = Mutex<[String: Entry]>([:])
 
+    /// An empty cache.
+    /// - Parameters:
+    ///   - clock: Ages the entries.
+    ///   - ttl: Seconds an entry is served; 0 or less turns the cache off.
+    ///   - maxEntries: Bound on memory: when full, the whole cache is cleared (cheap, and a miss only costs a read).
     public init(clock: any TimeSource, ttl: TimeInterval, maxEntries: Int = 50_000) {
         self.clock = clock
         self.ttl = ttl
@@ -36,6 +41,7 @@ public final class ProfileCache: Sendable {
     }
 
     /// Forgets a user's profile (call after the change committed).
+    /// - Parameter sub: The user whose profile changed or was deleted.
     public func invalidate(_ sub: String) {
         _ = entries.withLock { $0.removeValue(forKey: sub) }
     }

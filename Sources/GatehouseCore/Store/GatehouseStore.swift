@@ -28,11 +28,17 @@ public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRep
 
 /// A write broke a uniqueness rule (an email already owned, an identity already linked).
 public struct StoreConflict: Error, Sendable, CustomStringConvertible {
+    /// Which uniqueness rule broke, in words (`user email`, `session id`, `hand-off code`); for logs.
     public let constraint: String
+    /// A conflict on `constraint`, thrown by a store backend when the database reports a unique violation.
+    /// - Parameter constraint: The rule that broke, in words.
     public init(constraint: String) { self.constraint = constraint }
+    /// `unique constraint violated: <constraint>`, for logs.
     public var description: String { "unique constraint violated: \(constraint)" }
 }
 
+/// The embedded pool's users, found by id (the `sub`) or by email key (the case-folded address an
+/// account owns, unique across the pool).
 public protocol UserRepository: Sendable {
     /// Throws ``StoreConflict`` if the id or the email key is taken.
     func insertUser(_ user: UserRecord) async throws
@@ -43,6 +49,7 @@ public protocol UserRepository: Sendable {
     func deleteUser(id: String) async throws
 }
 
+/// The sign-in methods linked to users: `password`, or a provider and its subject, unique per (provider, subject).
 public protocol IdentityRepository: Sendable {
     /// Throws ``StoreConflict`` if (provider, subject) is already linked.
     func insertIdentity(_ identity: IdentityRecord) async throws
@@ -54,6 +61,8 @@ public protocol IdentityRepository: Sendable {
     func deleteIdentities(userID: String) async throws
 }
 
+/// Sessions and the refresh-token rotation chains inside them. Refresh tokens are stored only as
+/// hashes, and ending a session is what makes its access and refresh tokens stop counting.
 public protocol SessionRepository: Sendable {
     func insertSession(_ session: SessionRecord) async throws
     func session(id: String) async throws -> SessionRecord?
@@ -75,6 +84,8 @@ public protocol SessionRepository: Sendable {
     func markRefreshTokenRotated(hash: String, successorHash: String, at: Date) async throws -> Bool
 }
 
+/// One-time confirmation and reset codes, stored as keyed hashes, one live code per user and purpose,
+/// with an atomic per-code try counter so guesses cannot be parallelised.
 public protocol CodeRepository: Sendable {
     /// Stores the user's code for `purpose`, replacing any earlier one.
     func replaceCode(_ code: OneTimeCodeRecord) async throws
@@ -87,6 +98,7 @@ public protocol CodeRepository: Sendable {
     func deleteCodes(userID: String) async throws
 }
 
+/// The app's own profiles, keyed by the identity provider's `sub` and created on first use.
 public protocol ProfileRepository: Sendable {
     func profile(sub: String) async throws -> ProfileRecord?
     /// Inserts `profile` unless one exists for its `sub`; returns the stored profile either way.
@@ -95,6 +107,8 @@ public protocol ProfileRepository: Sendable {
     func deleteProfile(sub: String) async throws
 }
 
+/// Rate-limit counters, keyed by bucket (a rule name and a keyed hash of the subject, never a clear
+/// email or address), shared by every instance on the database.
 public protocol RateLimitRepository: Sendable {
     func counter(bucket: String) async throws -> RateCounter?
     /// Adds one attempt, starting a new window when the current one is older than `window`.
@@ -110,6 +124,7 @@ public protocol RateLimitRepository: Sendable {
     func deleteCounter(bucket: String) async throws
 }
 
+/// Small key-value settings the instances must agree on, written once by whichever starts first.
 public protocol SettingsRepository: Sendable {
     func setting(_ key: String) async throws -> String?
     /// Stores `value` unless the key is set; returns the stored value (the first writer wins).
@@ -160,10 +175,18 @@ public protocol SubjectRepository: Sendable {
 /// A subject's revocation state: tokens issued before `revokedBefore` no longer count, and a deleted
 /// subject's tokens never do.
 public struct SubjectRevocation: Sendable, Equatable {
+    /// The provider's subject (the Cognito user's `sub`).
     public var sub: String
+    /// The cut-off: tokens whose `iat` is before it are refused. Only ever moves forward.
     public var revokedBefore: Date
+    /// When the subject was deleted; once set, none of its tokens count, whatever their age.
     public var deletedAt: Date?
 
+    /// A revocation state as stored.
+    /// - Parameters:
+    ///   - sub: The provider's subject.
+    ///   - revokedBefore: Tokens issued before this no longer count.
+    ///   - deletedAt: When the subject was deleted, or `nil` while it exists.
     public init(sub: String, revokedBefore: Date, deletedAt: Date?) {
         self.sub = sub
         self.revokedBefore = revokedBefore
@@ -190,13 +213,29 @@ public protocol SecretStore: Sendable {
 
 /// A signing key as stored: the private key sealed under the master key.
 public struct StoredSigningKey: Sendable, Equatable {
+    /// The key id published in the JWKS and in every token's `kid` header.
     public var kid: String
+    /// What the key signs: `id` (ID tokens) or `access` (access tokens), ``SigningKey/Use``'s raw value.
     public var use: String
+    /// The DER private key sealed by ``SecretBox`` under context `signing-key:<kid>`, so a row copied to
+    /// another kid does not open.
     public var sealedPrivateKey: String
+    /// When the key was generated.
     public var createdAt: Date
+    /// When a newer key of the same use replaced it: it stops signing but still verifies. `nil` while active.
     public var retiredAt: Date?
+    /// When a retired key stops verifying, leaves the JWKS and may be deleted: its retirement plus an
+    /// overlap covering the longest token lifetime and verifiers' JWKS cache time. `nil` while active.
     public var expiresAt: Date?
 
+    /// A signing key as stored.
+    /// - Parameters:
+    ///   - kid: The key id.
+    ///   - use: `id` or `access`.
+    ///   - sealedPrivateKey: The sealed DER private key.
+    ///   - createdAt: When it was generated.
+    ///   - retiredAt: When it stopped signing, or `nil` for the active key.
+    ///   - expiresAt: When it stops verifying, or `nil` for the active key.
     public init(kid: String, use: String, sealedPrivateKey: String, createdAt: Date, retiredAt: Date? = nil, expiresAt: Date? = nil) {
         self.kid = kid
         self.use = use
