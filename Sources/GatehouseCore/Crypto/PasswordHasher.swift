@@ -29,13 +29,27 @@ public protocol PasswordHasher: Sendable {
 }
 
 extension PasswordHasher {
-    /// No admission limits by default.
+    /// No admission limits by default: a hasher without a queue admits all work.
+    /// - Parameter lane: Ignored.
+    /// - Throws: Never.
     public func checkAdmission(lane: String?) throws {}
 
     /// ``hash(_:lane:)`` for no particular client.
+    /// - Parameter password: The password, exactly as sent.
+    /// - Returns: The PHC string.
+    /// - Throws: What ``hash(_:lane:)`` throws.
     public func hash(_ password: String) async throws -> String { try await hash(password, lane: nil) }
     /// ``verify(_:against:lane:)`` for no particular client.
-    public func verify(_ password: String, against hash: String) async throws -> Bool { try await verify(password, against: hash, lane: nil) }
+    /// - Parameters:
+    ///   - password: The password, exactly as sent.
+    ///   - hash: A PHC string made by ``hash(_:lane:)``.
+    /// - Returns: Whether they match.
+    /// - Throws: What ``verify(_:against:lane:)`` throws.
+    public func verify(_ password: String, against hash: String) async throws -> Bool {
+        try await verify(password, against: hash, lane: nil)
+    }
     /// ``verifyDummy(_:lane:)`` for no particular client.
+    /// - Parameter password: The password, exactly as sent.
+    /// - Throws: What ``verifyDummy(_:lane:)`` throws.
     public func verifyDummy(_ password: String) async throws { try await verifyDummy(password, lane: nil) }
 }

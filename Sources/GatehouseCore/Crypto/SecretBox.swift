@@ -10,6 +10,10 @@ public struct SecretBox: Sendable {
     /// so an instance started with a different key refuses to run instead of failing later.
     public let keyCheck: String
 
+    /// Derives the encryption, hashing and key-check keys from the master key (HKDF-SHA256, a distinct
+    /// `info` for each), so no use of one key weakens another.
+    /// - Parameter masterKey: Exactly 32 bytes.
+    /// - Throws: `internal_error` when the key is not 32 bytes.
     public init(masterKey: [UInt8]) throws(GatehouseError) {
         guard masterKey.count == 32 else {
             throw GatehouseError(.internalError, "The master key must be 32 bytes.", cause: "master key length \(masterKey.count)")
@@ -23,12 +27,24 @@ public struct SecretBox: Sendable {
 
     /// `v1.<base64url(nonce | ciphertext | tag)>`; `context` is bound as associated data so a value
     /// cannot be moved to another row or purpose.
+    /// - Parameters:
+    ///   - plaintext: The secret.
+    ///   - context: What the value is and which row it belongs to (`signing-key:<kid>`, …).
+    /// - Returns: The sealed value, with a fresh random 12-byte nonce.
+    /// - Throws: AES-GCM's error, or `internal_error` when it produced no combined form.
     public func seal(_ plaintext: [UInt8], context: String) throws -> String {
         let box = try AES.GCM.seal(plaintext, using: encryptionKey, authenticating: Data(context.utf8))
         guard let combined = box.combined else { throw GatehouseError.internalError(cause: "AES-GCM produced no combined form") }
         return "v1." + Base64URL.encode(Array(combined))
     }
 
+    /// Opens a value made by ``seal(_:context:)`` with the same `context`.
+    /// - Parameters:
+    ///   - sealed: The `v1.` value.
+    ///   - context: The context it was sealed with.
+    /// - Returns: The plaintext.
+    /// - Throws: `internal_error` for an unknown format; AES-GCM's authentication error when the value
+    ///   was altered, sealed under another master key, or sealed for another context.
     public func open(_ sealed: String, context: String) throws -> [UInt8] {
         guard sealed.hasPrefix("v1."), let combined = Base64URL.decode(sealed.dropFirst(3)) else {
             throw GatehouseError.internalError(cause: "sealed value has an unknown format")
@@ -38,6 +54,9 @@ public struct SecretBox: Sendable {
     }
 
     /// HMAC-SHA256 under the hashing key, base64url: for one-time codes and rate-limit bucket keys.
+    /// - Parameter parts: The values hashed, each followed by a zero byte so `("ab", "c")` and
+    ///   `("a", "bc")` differ.
+    /// - Returns: 43 characters of base64url.
     public func keyedHash(_ parts: String...) -> String {
         var mac = HMAC<SHA256>(key: hashingKey)
         for part in parts {

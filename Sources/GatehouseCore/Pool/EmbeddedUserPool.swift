@@ -7,10 +7,13 @@ import Logging
 /// the use cases to publish. Social sign-in records its session in the transaction that finds the user
 /// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {
+    /// The strategy's name in logs and the health output: `embedded`.
     public let name = "embedded"
+    /// Lifetimes, limits and the password policy.
     public let settings: PoolSettings
     let store: any GatehouseStore
     let hasher: any PasswordHasher
+    /// Issues and verifies this pool's tokens (and holds its JWKS).
     public let tokens: TokenService
     let mailer: any Mailer
     let templates: MailTemplates
@@ -58,6 +61,8 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not
     /// ended and its user exists.
+    /// - Parameter store: The store the sessions and users are read from.
+    /// - Returns: The uncached liveness source.
     public static func livenessSource(store: any GatehouseStore) -> any SessionLiveness {
         StoreSessionLiveness(store: store)
     }
@@ -66,7 +71,7 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     /// Starts a session for `user` and issues its first tokens (one transaction for the session and
     /// its first refresh token).
-    public func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+    func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
         let start = prepareSession(method: method)
         let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
         return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser)

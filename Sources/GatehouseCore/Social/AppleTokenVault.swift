@@ -11,8 +11,15 @@ public struct AppleTokenVault: Sendable {
     let clock: any TimeSource
     let random: any RandomSource
     /// Give up on a revocation after this long (Apple's refresh tokens are long gone by then anyway).
-    public var giveUpAfter: TimeInterval = 14 * 86_400
+    var giveUpAfter: TimeInterval = 14 * 86_400
 
+    /// Creates the vault.
+    /// - Parameters:
+    ///   - api: Apple's token API (code exchange and revocation).
+    ///   - store: Holds the sealed tokens and the revocation queue.
+    ///   - box: Seals the refresh tokens at rest, bound to their row (`apple-refresh:` and `apple-revocation:` contexts).
+    ///   - clock: Back-off and give-up times.
+    ///   - random: Revocation ids.
     public init(api: any AppleTokenAPI, store: any GatehouseStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
         self.api = api
         self.store = store
@@ -23,6 +30,12 @@ public struct AppleTokenVault: Sendable {
 
     /// Exchanges Apple's one-time authorization code and stores the refresh token. A failure is logged
     /// and does not fail the sign-in (the user is already proven by the identity token).
+    /// - Parameters:
+    ///   - userID: Our user the token belongs to.
+    ///   - identity: The verified Apple identity; its `audience` is the client id the code was issued to.
+    ///   - code: Apple's one-time authorization code.
+    ///   - redirectURI: The redirect URI the code was issued for (web flow), else `nil`.
+    ///   - logger: Logs a failed exchange.
     public func keepRefreshToken(for userID: String, identity: VerifiedIdentity, code: String, redirectURI: String?, logger: Logger) async {
         do {
             guard let refreshToken = try await api.exchange(code: code, clientID: identity.audience, redirectURI: redirectURI) else {
@@ -41,7 +54,7 @@ public struct AppleTokenVault: Sendable {
 
     /// Inside the deletion transaction: moves the user's Apple tokens into the revocation queue.
     /// Returns the ids queued.
-    public func enqueueRevocations(userID: String, in tx: any StoreTransaction) async throws -> [String] {
+    func enqueueRevocations(userID: String, in tx: any StoreTransaction) async throws -> [String] {
         let now = clock.now()
         var ids: [String] = []
         for token in try await tx.appleTokens(userID: userID) {
@@ -58,14 +71,20 @@ public struct AppleTokenVault: Sendable {
     }
 
     /// Tries the given queued revocations now.
-    public func attempt(ids: [String], logger: Logger) async {
+    func attempt(ids: [String], logger: Logger) async {
         for id in ids {
             guard let record = try? await store.read({ try await $0.revocation(id: id) }), record.completedAt == nil else { continue }
             await attempt(record, logger: logger)
         }
     }
 
-    /// Tries every revocation that is due; returns how many it tried.
+    /// Tries every revocation that is due. A failed attempt is retried with exponential back-off (30 s
+    /// doubling, at most an hour) until ``giveUpAfter`` has passed since it was queued.
+    /// - Parameters:
+    ///   - limit: The most revocations tried in this call.
+    ///   - logger: Logs each outcome.
+    /// - Returns: How many it tried.
+    /// - Throws: A store error reading the queue (a failed revocation is recorded, not thrown).
     @discardableResult
     public func processDue(limit: Int = 50, logger: Logger) async throws -> Int {
         let now = clock.now()

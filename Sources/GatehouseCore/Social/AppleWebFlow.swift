@@ -12,6 +12,7 @@ import Logging
 /// a state sent to someone else's browser (with the sender's PKCE challenge in it) is refused there.
 /// Each state is accepted once; its use is recorded until it expires.
 public struct AppleWebFlow: Sendable {
+    /// How the callback hands the result to the app.
     public enum CallbackMode: String, Sendable {
         /// `<scheme>://apple-callback?code=<hand-off code>` (default).
         case handoff
@@ -19,6 +20,7 @@ public struct AppleWebFlow: Sendable {
         case forward
     }
 
+    /// The web flow's configuration.
     public struct Settings: Sendable {
         /// The Services ID registered with Apple for the web flow.
         public var servicesID: String
@@ -28,10 +30,20 @@ public struct AppleWebFlow: Sendable {
         public var redirectURI: String
         /// The app's custom URL scheme; only ever from configuration.
         public var appURLScheme: String
+        /// How the callback hands the result to the app.
         public var mode: CallbackMode
-        public var stateLifetime: TimeInterval = 600
-        public var handoffLifetime: TimeInterval = 60
+        /// Seconds a sealed `state` (and its browser-binding cookie) is accepted.
+        var stateLifetime: TimeInterval = 600
+        /// Seconds a hand-off code can be redeemed.
+        var handoffLifetime: TimeInterval = 60
 
+        /// Creates the settings (state: 10 minutes; hand-off code: 1 minute).
+        /// - Parameters:
+        ///   - servicesID: The Services ID registered with Apple.
+        ///   - appleAPIBase: Base of Apple's endpoints.
+        ///   - redirectURI: Our callback URL.
+        ///   - appURLScheme: The app's URL scheme the browser is sent back to.
+        ///   - mode: How the callback hands the result to the app.
         public init(servicesID: String, appleAPIBase: String, redirectURI: String, appURLScheme: String, mode: CallbackMode) {
             self.servicesID = servicesID
             self.appleAPIBase = appleAPIBase
@@ -43,7 +55,7 @@ public struct AppleWebFlow: Sendable {
 
     /// Signs in with a verified-to-be Apple identity token: ``SocialSignIn`` passes its own
     /// `signInWithApple`, so the web flow reaches the core the same way as the native exchange.
-    public typealias AppleSignIn = @Sendable (
+    typealias AppleSignIn = @Sendable (
         _ identityToken: String, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
     ) async throws -> AuthTokens
 
@@ -94,7 +106,7 @@ public struct AppleWebFlow: Sendable {
     /// Seals a single-use `state` bound to the PKCE challenge, the nonce and a fresh browser-binding
     /// secret, and returns Apple's authorize URL with it. Writes nothing: single use is recorded when
     /// the state comes back.
-    public func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> Authorization {
+    func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> Authorization {
         let settings = try enabled()
         guard Self.isPKCEChallenge(codeChallenge) else {
             throw GatehouseError.invalidRequest("'code_challenge' must be the 43-character base64url SHA-256 of the code verifier (PKCE S256).")
@@ -137,7 +149,7 @@ public struct AppleWebFlow: Sendable {
     ///   - logger: The request's logger.
     ///   - signIn: Signs in with Apple's identity token (``SocialSignIn`` passes its own).
     /// - Returns: The app-scheme URL to send the browser to.
-    public func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger, signIn: AppleSignIn) async -> String {
+    func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger, signIn: AppleSignIn) async -> String {
         guard let settings = try? enabled() else { return target(["error": "provider_disabled"]) }
         let now = clock.now()
         var state: AppleWebState?
@@ -224,7 +236,7 @@ public struct AppleWebFlow: Sendable {
     }
 
     /// `<scheme>://apple-callback?…`, every value percent-encoded.
-    public func target(_ items: [String: String]) -> String {
+    func target(_ items: [String: String]) -> String {
         let scheme = settings?.appURLScheme ?? "awscognito"
         var components = URLComponents()
         components.queryItems = items.keys.sorted().map { URLQueryItem(name: $0, value: items[$0]) }
@@ -236,7 +248,7 @@ public struct AppleWebFlow: Sendable {
     // MARK: hand-off
 
     /// Redeems a hand-off code with the PKCE verifier. Single use: a wrong verifier burns the code.
-    public func redeem(code: String, verifier: String, logger: Logger) async throws -> AuthTokens {
+    func redeem(code: String, verifier: String, logger: Logger) async throws -> AuthTokens {
         let refused = GatehouseError(.invalidGrant, "The hand-off code is invalid, expired or already used. Sign in again.")
         guard code.utf8.count <= 128, !code.isEmpty else { throw refused }
         let now = clock.now()

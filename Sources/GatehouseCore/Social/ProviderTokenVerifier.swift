@@ -7,15 +7,31 @@ import Foundation
 /// boolean-or-string claims, and an optional Google hosted-domain allow-list. It also tells whether
 /// the provider is authoritative for the email (``VerifiedIdentity/emailAuthoritative``).
 public struct ProviderTokenVerifier: Sendable {
+    /// How one provider's tokens are checked.
     public struct Settings: Sendable {
+        /// Client ids accepted as `aud` (and as Google's `azp`); empty disables the provider.
         public var allowedAudiences: Set<String>
+        /// The provider's signing keys.
         public var keys: RemoteKeySet
         /// Google Workspace domains (`hd`) allowed; empty allows any account.
         public var hostedDomains: Set<String>
+        /// Refuse a token without a nonce; otherwise a nonce is checked only when both sides have one
+        /// (one side alone is always refused).
         public var requireNonce: Bool
+        /// Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds (0…60).
         public var leeway: TimeInterval
 
-        public init(allowedAudiences: Set<String>, keys: RemoteKeySet, hostedDomains: Set<String> = [], requireNonce: Bool = false, leeway: TimeInterval = 60) {
+        /// Creates the settings.
+        /// - Parameters:
+        ///   - allowedAudiences: Client ids accepted as `aud`; empty disables the provider.
+        ///   - keys: The provider's signing keys.
+        ///   - hostedDomains: Google Workspace domains allowed; empty allows any account.
+        ///   - requireNonce: Refuse tokens without a nonce.
+        ///   - leeway: Clock skew in seconds; clamped to 0…60.
+        public init(
+            allowedAudiences: Set<String>, keys: RemoteKeySet, hostedDomains: Set<String> = [], requireNonce: Bool = false,
+            leeway: TimeInterval = 60
+        ) {
             self.allowedAudiences = allowedAudiences
             self.keys = keys
             self.hostedDomains = hostedDomains
@@ -24,23 +40,40 @@ public struct ProviderTokenVerifier: Sendable {
         }
     }
 
-    public static let googleIssuers: Set<String> = ["accounts.google.com", "https://accounts.google.com"]
-    public static let appleIssuers: Set<String> = ["https://appleid.apple.com"]
+    /// The `iss` values of Google's tokens (both spellings Google uses).
+    static let googleIssuers: Set<String> = ["accounts.google.com", "https://accounts.google.com"]
+    /// The `iss` of Apple's tokens.
+    static let appleIssuers: Set<String> = ["https://appleid.apple.com"]
 
+    /// Whose tokens this verifier accepts.
     public let provider: VerifiedIdentity.Provider
     let settings: Settings?
     let clock: any TimeSource
 
     /// `settings == nil` (no configured audience) disables the provider: every token is refused.
+    /// - Parameters:
+    ///   - provider: Whose tokens are accepted (picks the issuers and the provider-specific rules).
+    ///   - settings: The audiences, keys and options; `nil` or no audience disables the verifier.
+    ///   - clock: The time `exp`, `nbf` and `iat` are checked against.
     public init(provider: VerifiedIdentity.Provider, settings: Settings?, clock: any TimeSource) {
         self.provider = provider
         self.settings = settings.flatMap { $0.allowedAudiences.isEmpty ? nil : $0 }
         self.clock = clock
     }
 
+    /// Whether an audience is configured; a disabled verifier refuses every token with `provider_disabled`.
     public var isEnabled: Bool { settings != nil }
+    /// The provider's key set, `nil` when disabled (the server refreshes it in the background).
     public var keySet: RemoteKeySet? { settings?.keys }
 
+    /// Verifies a provider's ID token with every check in the type's description.
+    /// - Parameters:
+    ///   - token: The compact ID token the client sent.
+    ///   - rawNonce: The raw nonce the client sent; the token must carry its SHA-256 in lowercase hex.
+    /// - Returns: What the token proves, with ``VerifiedIdentity/emailAuthoritative`` decided.
+    /// - Throws: `provider_disabled` when the verifier is off; `upstream_unavailable` when the provider's
+    ///   keys cannot be fetched and none are cached; `invalid_token` for any failed check (the reason
+    ///   is in `cause`, for the log).
     public func verify(_ token: String, rawNonce: String?) async throws -> VerifiedIdentity {
         guard let settings else {
             let variable = provider == .google ? "GATEHOUSE_GOOGLE_CLIENT_IDS" : "GATEHOUSE_APPLE_CLIENT_IDS"
@@ -102,7 +135,7 @@ public struct ProviderTokenVerifier: Sendable {
     }
 
     /// Google's own domains, where a verified Google address is a Gmail mailbox.
-    public static let googleMailDomains: Set<String> = ["gmail.com", "googlemail.com"]
+    static let googleMailDomains: Set<String> = ["gmail.com", "googlemail.com"]
 
     /// Whether the provider is authoritative for the address (it hosts the mailbox), as Google's
     /// guidance puts it for using `email` to link accounts: a gmail.com or googlemail.com address, or

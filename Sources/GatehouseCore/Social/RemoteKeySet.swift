@@ -9,7 +9,9 @@ import Logging
 ///   verification fail, as `upstream_unavailable`.
 /// - Concurrent callers share one fetch.
 public final class RemoteKeySet: Sendable {
+    /// The issuer's name in logs and errors (`google`, `apple`, `cognito`).
     public let issuerName: String
+    /// The JWKS URL.
     public let url: String
     let source: any JWKSSource
     let clock: any TimeSource
@@ -28,7 +30,18 @@ public final class RemoteKeySet: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(issuerName: String, url: String, source: any JWKSSource, clock: any TimeSource, unknownKidInterval: TimeInterval = 60, logger: Logger) {
+    /// Creates the set; nothing is fetched until the first token (or ``refresh()``) needs it.
+    /// - Parameters:
+    ///   - issuerName: The issuer's name in logs and errors.
+    ///   - url: The JWKS URL.
+    ///   - source: Fetches the document (HTTPS on the server).
+    ///   - clock: Decides when the cached set is stale.
+    ///   - unknownKidInterval: Seconds between refetches an unknown `kid` (or a failing issuer) may cause.
+    ///   - logger: Logs fetches and failures.
+    public init(
+        issuerName: String, url: String, source: any JWKSSource, clock: any TimeSource, unknownKidInterval: TimeInterval = 60,
+        logger: Logger
+    ) {
         self.issuerName = issuerName
         self.url = url
         self.source = source
@@ -38,12 +51,17 @@ public final class RemoteKeySet: Sendable {
     }
 
     /// How many fetches were made (for tests and metrics).
-    public var fetchCount: Int { state.withLock { $0.fetchCount } }
+    var fetchCount: Int { state.withLock { $0.fetchCount } }
 
     /// When the cached set goes stale (`distantPast` if none).
     public var expiresAt: Date { state.withLock { $0.expiresAt } }
 
     /// The key set to verify a token naming `kid` with. The caller still checks that `kid` is in it.
+    /// - Parameter kid: The `kid` of the token's header.
+    /// - Returns: The cached set, or a freshly fetched one when it is stale or lacks `kid` (within the
+    ///   refetch limits); the last good set when a fetch fails.
+    /// - Throws: `upstream_unavailable` only when there is no set cached and the fetch fails (or failed
+    ///   less than 5 s ago).
     public func keys(containing kid: String) async throws -> RS256KeySet {
         let now = clock.now()
         let (cached, fresh, sinceAttempt, sinceUnknownKid) = state.withLock { s in
@@ -71,6 +89,8 @@ public final class RemoteKeySet: Sendable {
     }
 
     /// Fetches the set now (shared with concurrent callers); keeps the old set if the fetch fails.
+    /// - Returns: The fetched set.
+    /// - Throws: `upstream_unavailable` when the issuer cannot be reached, or sends no valid RSA keys.
     @discardableResult
     public func refresh() async throws -> RS256KeySet {
         let task: Task<RS256KeySet, any Error> = state.withLock { s in

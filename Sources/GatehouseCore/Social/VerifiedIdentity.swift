@@ -2,14 +2,17 @@ import Foundation
 
 /// What a provider's ID token proved, after every check passed.
 public struct VerifiedIdentity: Sendable, Equatable {
+    /// The providers whose ID tokens we accept; the raw value names them in logs, errors and stored identities.
     public enum Provider: String, Sendable, CaseIterable {
         case google
         case apple
     }
 
+    /// Who issued the token.
     public var provider: Provider
     /// The provider's stable subject: the identity key, never the email.
     public var subject: String
+    /// The `email` claim, normalised (``EmailAddress``); `nil` when absent or not an address we accept.
     public var email: String?
     /// The provider says it verified `email` (at some point). That alone never links accounts: see
     /// ``emailAuthoritative``.
@@ -28,9 +31,19 @@ public struct VerifiedIdentity: Sendable, Equatable {
     /// The `aud` the token was issued to (the client id that received it).
     public var audience: String
 
+    /// Creates an identity from checked claims.
+    /// - Parameters:
+    ///   - provider: Who issued the token.
+    ///   - subject: The provider's stable subject.
+    ///   - email: The normalised address, if any.
+    ///   - emailVerified: The provider verified `email`.
+    ///   - emailAuthoritative: The provider hosts the mailbox; kept only when `emailVerified` is true.
+    ///   - isPrivateEmail: The address is Apple's relay.
+    ///   - name: Google's `name` claim.
+    ///   - audience: The `aud` the token was issued to.
     public init(
-        provider: Provider, subject: String, email: String?, emailVerified: Bool, emailAuthoritative: Bool, isPrivateEmail: Bool, name: String?,
-        audience: String
+        provider: Provider, subject: String, email: String?, emailVerified: Bool, emailAuthoritative: Bool, isPrivateEmail: Bool,
+        name: String?, audience: String
     ) {
         self.provider = provider
         self.subject = subject
@@ -45,6 +58,7 @@ public struct VerifiedIdentity: Sendable, Equatable {
 
 /// A provider sign-in as the HTTP layer hands it to an ``IdentityProvider``.
 public struct ProviderSignIn: Sendable {
+    /// What the provider's ID token proved.
     public var identity: VerifiedIdentity
     /// The raw nonce the client sent (already checked against the token), echoed into our ID token.
     public var nonce: String?
@@ -55,7 +69,17 @@ public struct ProviderSignIn: Sendable {
     /// The redirect URI the code was issued for (web flow only).
     public var appleRedirectURI: String?
 
-    public init(identity: VerifiedIdentity, nonce: String?, fullNameHint: String?, appleAuthorizationCode: String? = nil, appleRedirectURI: String? = nil) {
+    /// Creates a sign-in.
+    /// - Parameters:
+    ///   - identity: What the token proved.
+    ///   - nonce: The raw nonce the client sent, or `nil`.
+    ///   - fullNameHint: A display name from the request body, or `nil`.
+    ///   - appleAuthorizationCode: Apple's one-time code, to keep a refresh token for revocation.
+    ///   - appleRedirectURI: The redirect URI the code was issued for (web flow only).
+    public init(
+        identity: VerifiedIdentity, nonce: String?, fullNameHint: String?, appleAuthorizationCode: String? = nil,
+        appleRedirectURI: String? = nil
+    ) {
         self.identity = identity
         self.nonce = nonce
         self.fullNameHint = fullNameHint

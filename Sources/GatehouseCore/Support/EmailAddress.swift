@@ -16,6 +16,10 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// The most UTF-8 bytes an address may have, after normalisation.
     public static let maxLength = 254
 
+    /// Normalises `raw` (NFKC) and validates it; the value keeps its case, the key is lower-cased.
+    /// - Parameter raw: The address as the client sent it.
+    /// - Throws: `invalid_request` ("'email' is not a valid email address.") when it is empty, longer
+    ///   than ``maxLength`` bytes after normalisation, or breaks the rules of ``unicodeKey(_:)``.
     public init(_ raw: String) throws(GatehouseError) {
         let invalid = GatehouseError.invalidRequest("'email' is not a valid email address.")
         guard !raw.isEmpty else { throw invalid }
@@ -137,6 +141,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
+    /// Redacted, `<email>`, so an address interpolated into a log line does not leak it.
     public var description: String { "<email>" }
 
     /// The masked destination Cognito shows (`a***@e***.com`), computed from the address itself so it

@@ -3,30 +3,44 @@ import Foundation
 /// The signing keys in use, swapped atomically when keys are loaded or rotated. Reading it is a lock
 /// and a struct copy, cheap enough for every request.
 public final class Keyring: Sendable {
+    /// The keys at one moment: the current signers and every key still published.
     public struct Snapshot: Sendable {
-        public var idSigner: SigningKey
+        /// Signs new ID tokens: the newest unretired ID-token key.
+        var idSigner: SigningKey
+        /// Signs new access tokens: the newest unretired access-token key.
         public var accessSigner: SigningKey
         /// Every published ID-token key (current and not-yet-expired previous ones).
-        public var idKeys: RS256KeySet
+        var idKeys: RS256KeySet
         /// Every published access-token key.
-        public var accessKeys: RS256KeySet
+        var accessKeys: RS256KeySet
         /// The JWKS document, serialised once per change.
         public var jwks: [UInt8]
     }
 
     private let state: Mutex<Snapshot>
 
+    /// Creates a keyring holding `snapshot`.
+    /// - Parameter snapshot: The keys to start with (``SigningKeyManager/bootstrap(logger:)``).
     public init(_ snapshot: Snapshot) {
         state = Mutex(snapshot)
     }
 
+    /// The current keys, copied: a request signs and verifies with one consistent set.
     public var snapshot: Snapshot { state.withLock { $0 } }
 
+    /// Swaps in new keys after a load or a rotation; callers holding an older snapshot keep it.
+    /// - Parameter snapshot: The keys to use from now on.
     public func replace(with snapshot: Snapshot) {
         state.withLock { $0 = snapshot }
     }
 
     /// Builds a snapshot from the keys that are still published at `now`.
+    /// - Parameters:
+    ///   - keys: Every stored key, of either use, retired or not.
+    ///   - now: Keys whose `expiresAt` is not after this are left out.
+    /// - Returns: The snapshot: the newest unretired key of each use signs; the JWKS lists every
+    ///   published key, newest first.
+    /// - Throws: `internal_error` when a use has no unretired key, or a key's JWK cannot be built.
     public static func makeSnapshot(keys: [SigningKey], now: Date) throws -> Snapshot {
         let published = keys.filter { $0.expiresAt.map { $0 > now } ?? true }
         func signer(_ use: SigningKey.Use) throws -> SigningKey {

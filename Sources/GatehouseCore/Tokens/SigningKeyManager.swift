@@ -11,6 +11,12 @@ public struct SigningKeyManager: Sendable {
     let clock: any TimeSource
     let random: any RandomSource
 
+    /// Creates a manager.
+    /// - Parameters:
+    ///   - secrets: Where the sealed keys are stored (shared by every instance on the database).
+    ///   - box: Seals and opens the private halves under the master key (context `signing-key:<kid>`).
+    ///   - clock: Dates new keys and decides which keys are still published.
+    ///   - random: The random part of new key ids.
     public init(secrets: any SecretStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
         self.secrets = secrets
         self.box = box
@@ -19,6 +25,13 @@ public struct SigningKeyManager: Sendable {
     }
 
     /// Loads the keys, creating an ID-token and an access-token key if there are none yet.
+    ///
+    /// Safe on several instances starting at once: the store keeps the first key added for a use, and
+    /// every instance then reads that one.
+    /// - Parameter logger: Logs the keys this instance created.
+    /// - Returns: The published keys, to put in the ``Keyring``.
+    /// - Throws: A store error; AES-GCM's authentication error when a stored key was sealed under
+    ///   another master key; `internal_error` for a key of unknown use; the key generation's error.
     public func bootstrap(logger: Logger) async throws -> Keyring.Snapshot {
         var stored = try await secrets.signingKeys()
         for use in SigningKey.Use.allCases where !stored.contains(where: { $0.use == use.rawValue && $0.retiredAt == nil }) {
@@ -33,12 +46,22 @@ public struct SigningKeyManager: Sendable {
     }
 
     /// Re-reads the keys (another instance may have rotated them).
+    /// - Returns: The keys still published now.
+    /// - Throws: A store error; AES-GCM's error when a key cannot be opened; `internal_error` when a use
+    ///   has no active key.
     public func load() async throws -> Keyring.Snapshot {
         try Keyring.makeSnapshot(keys: try await secrets.signingKeys().map(unseal), now: clock.now())
     }
 
     /// Replaces the signing key of `use`. The old key keeps verifying (and stays in the JWKS) for
-    /// `overlap`, which must cover the longest token lifetime plus verifiers' JWKS cache time.
+    /// `overlap`, which must cover the longest token lifetime plus verifiers' JWKS cache time. Keys whose
+    /// overlap has ended are deleted. Running instances pick the new key up at their next ``load()``.
+    /// - Parameters:
+    ///   - use: Which key to replace: the ID tokens' or the access tokens'.
+    ///   - overlap: Seconds the previous key stays published after it stops signing.
+    ///   - logger: Logs the new key's id.
+    /// - Returns: The new key, now the active signer of `use` in the store.
+    /// - Throws: A store error, or the key generation's or sealing's error.
     public func rotate(use: SigningKey.Use, overlap: TimeInterval, logger: Logger) async throws -> SigningKey {
         let now = clock.now()
         let key = try newKey(use: use)

@@ -1,12 +1,15 @@
 import Foundation
 
 /// `exp` (required), `nbf` and `iat` (optional), integral NumericDates checked against `now ± leeway`.
-public struct TimeClaims: Sendable {
-    public var expiresAt: Date
-    public var notBefore: Date?
-    public var issuedAt: Date?
+struct TimeClaims: Sendable {
+    var expiresAt: Date
+    var notBefore: Date?
+    var issuedAt: Date?
 
-    public init(_ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String, failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }) throws(GatehouseError) {
+    init(
+        _ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String,
+        failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }
+    ) throws(GatehouseError) {
         func date(_ name: String) throws(GatehouseError) -> Date? {
             guard let value = claims[name] else { return nil }
             guard case .number(let seconds) = value, seconds.isFinite else {

@@ -3,14 +3,25 @@ import Foundation
 /// Issues the embedded pool's ID and access tokens (Cognito's claim set, RS256, a `kid` on every
 /// token, whole-second times) and verifies access tokens presented to protected endpoints.
 public struct TokenService: Sendable {
+    /// What the tokens look like and how long they live.
     public let settings: TokenSettings
+    /// The signing keys; replaced in place when keys are loaded or rotated.
     public let keyring: Keyring
     let clock: any TimeSource
     let random: any RandomSource
     let verifier: AccessTokenVerifier
     let verified: VerifiedTokenCache?
 
-    public init(settings: TokenSettings, keyring: Keyring, clock: any TimeSource, random: any RandomSource, cache: VerifiedTokenCache? = nil) {
+    /// Creates the service.
+    /// - Parameters:
+    ///   - settings: Issuer, client id, lifetimes, scope and leeway.
+    ///   - keyring: The signing keys.
+    ///   - clock: Stamps `iat` and `exp`, and checks them.
+    ///   - random: Each token's `jti`.
+    ///   - cache: Access tokens already verified, or `nil` to verify every one in full.
+    public init(
+        settings: TokenSettings, keyring: Keyring, clock: any TimeSource, random: any RandomSource, cache: VerifiedTokenCache? = nil
+    ) {
         self.settings = settings
         self.keyring = keyring
         self.clock = clock
@@ -19,12 +30,23 @@ public struct TokenService: Sendable {
         self.verified = cache
     }
 
+    /// The tokens of one sign-in or refresh.
     public struct Issued: Sendable {
+        /// The ID token.
         public var idToken: String
+        /// The access token.
         public var accessToken: String
+        /// The access token's lifetime in seconds (`expires_in`).
         public var expiresIn: Int
     }
 
+    /// Signs an ID token and an access token for `subject`; both carry the session's id as `origin_jti`.
+    /// - Parameters:
+    ///   - subject: The user facts for the ID token.
+    ///   - session: The session; its `authTime` becomes `auth_time`.
+    ///   - nonce: The client's nonce, echoed in the ID token; `nil` leaves the claim out.
+    /// - Returns: The two tokens and the access token's lifetime.
+    /// - Throws: The signer's error.
     public func issue(subject: TokenSubject, session: SessionRecord, nonce: String?) throws -> Issued {
         let keys = keyring.snapshot
         let now = clock.now().epochSeconds
@@ -72,6 +94,9 @@ public struct TokenService: Sendable {
     }
 
     /// Verifies signature and claims of an access token (not its session; see ``SessionLiveness``).
+    /// - Parameter token: The bearer token as sent.
+    /// - Returns: Its verified claims; from the cache when the same text passed before and has not expired.
+    /// - Throws: `unauthorized`, whatever the reason (the reason is in `cause`, for the log).
     public func verifyAccessToken(_ token: String) throws(GatehouseError) -> VerifiedAccessToken {
         let now = clock.now()
         if let hit = verified?.get(token, now: now, leeway: verifier.leeway) { return hit }

@@ -6,14 +6,27 @@ public struct TokenSettings: Sendable {
     public var issuer: String
     /// The app client id: `aud` of ID tokens, `client_id` of access tokens.
     public var clientID: String
+    /// Seconds an access token is valid (`exp - iat`, and the `expires_in` of the response).
     public var accessTokenLifetime: TimeInterval
+    /// Seconds an ID token is valid.
     public var idTokenLifetime: TimeInterval
     /// The `scope` claim of access tokens.
     public var scope: String
     /// Clock skew tolerated on `exp`, `nbf` and `iat` (at most 60 s).
     public var leeway: TimeInterval
 
-    public init(issuer: String, clientID: String, accessTokenLifetime: TimeInterval = 3600, idTokenLifetime: TimeInterval = 3600, scope: String = "openid email profile", leeway: TimeInterval = 60) {
+    /// Creates the settings.
+    /// - Parameters:
+    ///   - issuer: `iss`: the public base URL of this server.
+    ///   - clientID: The app client id.
+    ///   - accessTokenLifetime: Seconds (Cognito's default: one hour).
+    ///   - idTokenLifetime: Seconds (Cognito's default: one hour).
+    ///   - scope: The access tokens' `scope`.
+    ///   - leeway: Clock skew in seconds; clamped to 0…60.
+    public init(
+        issuer: String, clientID: String, accessTokenLifetime: TimeInterval = 3600, idTokenLifetime: TimeInterval = 3600,
+        scope: String = "openid email profile", leeway: TimeInterval = 60
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         self.accessTokenLifetime = accessTokenLifetime

@@ -2,11 +2,21 @@ import Foundation
 
 /// The user facts that go into an ID token.
 public struct TokenSubject: Sendable, Equatable {
+    /// The user's id: the ID token's `sub` and `cognito:username`.
     public var sub: String
+    /// The `email` claim; left out of the token when `nil`.
     public var email: String?
+    /// The `email_verified` claim.
     public var emailVerified: Bool
+    /// The `name` claim; left out of the token when `nil`.
     public var name: String?
 
+    /// Creates a subject from its claims.
+    /// - Parameters:
+    ///   - sub: The user's id.
+    ///   - email: The address, or `nil` for none.
+    ///   - emailVerified: Whether the address was confirmed.
+    ///   - name: The display name, or `nil` for none.
     public init(sub: String, email: String?, emailVerified: Bool, name: String?) {
         self.sub = sub
         self.email = email
@@ -14,6 +24,8 @@ public struct TokenSubject: Sendable, Equatable {
         self.name = name
     }
 
+    /// The claims of a stored user.
+    /// - Parameter user: The user the tokens are for.
     public init(_ user: UserRecord) {
         self.init(sub: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name)
     }

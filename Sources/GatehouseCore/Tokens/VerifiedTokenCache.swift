@@ -7,6 +7,9 @@ public final class VerifiedTokenCache: Sendable {
     private let entries = Mutex<[String: VerifiedAccessToken]>([:])
     private let maxEntries: Int
 
+    /// Creates an empty cache.
+    /// - Parameter maxEntries: At this many entries the cache is emptied before the next one goes in:
+    ///   a bound on memory, not an eviction policy.
     public init(maxEntries: Int = 100_000) {
         self.maxEntries = maxEntries
     }

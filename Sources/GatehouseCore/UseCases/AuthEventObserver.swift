@@ -27,7 +27,7 @@ extension AuthEventObserver {
     ///   - body: The attempt.
     /// - Returns: What `body` returns.
     /// - Throws: Whatever `body` throws (counted by its code first).
-    public func observing<T>(_ method: String, _ body: () async throws -> T) async throws -> T {
+    func observing<T>(_ method: String, _ body: () async throws -> T) async throws -> T {
         do {
             let value = try await body()
             signInAttempt(method: method, outcome: "success")
