@@ -88,6 +88,22 @@ def doc_block(lines, index):
     return block
 
 
+def after_parameters(sig):
+    """What follows the parameter list at depth 0 (effects and return type), not closure types inside it."""
+    start = sig.find("(")
+    if start < 0:
+        return sig
+    depth = 0
+    for end in range(start, len(sig)):
+        if sig[end] == "(":
+            depth += 1
+        elif sig[end] == ")":
+            depth -= 1
+            if depth == 0:
+                return sig[end + 1:]
+    return ""
+
+
 def parameters(sig):
     """Parameter names of a func/init/subscript signature (external label `_` counts as a parameter)."""
     start = sig.find("(")
@@ -142,9 +158,10 @@ def check_docs(verbose):
                     head = sig.split("->")[0]
                     if parameters(head) and "- Parameter" not in text:
                         reasons.append("no - Parameter(s)")
-                    if re.search(r"\)\s*(?:async\s+)?(?:throws|rethrows)\b", sig) and "- Throws" not in text:
+                    tail = after_parameters(sig)
+                    if re.match(r"\s*(?:async\s+)?(?:throws|rethrows)\b", tail) and "- Throws" not in text:
                         reasons.append("no - Throws")
-                    returns = sig.split("->", 1)[1].strip() if "->" in sig else ""
+                    returns = tail.split("->", 1)[1].strip() if "->" in tail else ""
                     if returns and returns not in ("Void", "()") and "- Returns" not in text and match.group(2) != "init":
                         reasons.append("no - Returns")
                     ok = not reasons

@@ -13,8 +13,6 @@ public struct PasswordChangePlan: Sendable {
     ///   - accountKey: The subject of the account's sign-in bucket.
     ///   - verifyCurrent: Checks the current password.
     ///   - apply: Makes the change, returning what it ended.
-    /// - Throws: Never itself; `verifyCurrent` throws `invalid_credentials` for a wrong password and
-    ///   `apply` what the change's store write throws, when they are run.
     public init(
         accountKey: String, verifyCurrent: @escaping @Sendable () async throws -> Void, apply: @escaping @Sendable () async throws -> [DomainEvent]
     ) {

@@ -5,7 +5,6 @@ public struct PasswordSignInGrant: Sendable {
 
     /// Creates a grant.
     /// - Parameter start: Starts the session and returns its tokens.
-    /// - Throws: Never itself; `start` throws what recording the session throws, when it is run.
     public init(start: @escaping @Sendable () async throws -> AuthTokens) {
         self.start = start
     }
