@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Amazon Cognito behind the same contract as the embedded pool: Cognito holds the users and issues

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import _CryptoExtras
+import GatehouseInfrastructure
 
 /// scrypt (swift-crypto's `_CryptoExtras`) with PHC-style strings: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`.
 ///
@@ -32,7 +33,7 @@ public struct ScryptPasswordHasher: PasswordHasher {
     private let random: any RandomSource
     private static let outputLength = 32
 
-    public init(parameters: Parameters = .owasp, pool: BlockingWorkPool, random: any RandomSource = SystemRandomSource()) {
+    package init(parameters: Parameters = .owasp, pool: BlockingWorkPool, random: any RandomSource = SystemRandomSource()) {
         self.parameters = parameters
         self.pool = pool
         self.random = random

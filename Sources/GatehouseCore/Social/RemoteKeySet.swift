@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// The keys of one external issuer (Apple, Google, Cognito), fetched from its JWKS URL.
@@ -44,7 +45,7 @@ public final class RemoteKeySet: Sendable {
     public var expiresAt: Date { state.withLock { $0.expiresAt } }
 
     /// The key set to verify a token naming `kid` with. The caller still checks that `kid` is in it.
-    public func keys(containing kid: String) async throws -> RS256KeySet {
+    package func keys(containing kid: String) async throws -> RS256KeySet {
         let now = clock.now()
         let (cached, fresh, sinceAttempt, sinceUnknownKid) = state.withLock { s in
             (s.keys, s.expiresAt > now, s.lastFetchAttempt.map { now.timeIntervalSince($0) } ?? .infinity,
@@ -72,7 +73,7 @@ public final class RemoteKeySet: Sendable {
 
     /// Fetches the set now (shared with concurrent callers); keeps the old set if the fetch fails.
     @discardableResult
-    public func refresh() async throws -> RS256KeySet {
+    package func refresh() async throws -> RS256KeySet {
         let task: Task<RS256KeySet, any Error> = state.withLock { s in
             if let running = s.inFlight { return running }
             s.lastFetchAttempt = clock.now()

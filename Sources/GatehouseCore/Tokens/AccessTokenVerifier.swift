@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Verifies Cognito-shaped access tokens: ours (embedded pool) and Cognito's own.
 ///
@@ -19,14 +20,14 @@ public struct AccessTokenVerifier: Sendable {
         self.requireOriginJTI = requireOriginJTI
     }
 
-    public func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: token) } catch { throw .unauthorized(cause: error.description) }
         return try verify(jws, keys: keys, now: now)
     }
 
     /// Verifies an already parsed token (callers that needed its `kid` to pick the key set).
-    public func verify(_ jws: CompactJWS, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ jws: CompactJWS, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         do { try keys.verify(jws) } catch { throw .unauthorized(cause: "signature: \(error)") }
         let claims = jws.claims
         guard claims["iss"]?.stringValue == issuer else { throw .unauthorized(cause: "issuer mismatch") }

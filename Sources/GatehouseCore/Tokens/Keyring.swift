@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// The signing keys in use, swapped atomically when keys are loaded or rotated. Reading it is a lock
 /// and a struct copy, cheap enough for every request.
@@ -7,9 +8,9 @@ public final class Keyring: Sendable {
         public var idSigner: SigningKey
         public var accessSigner: SigningKey
         /// Every published ID-token key (current and not-yet-expired previous ones).
-        public var idKeys: RS256KeySet
+        package var idKeys: RS256KeySet
         /// Every published access-token key.
-        public var accessKeys: RS256KeySet
+        package var accessKeys: RS256KeySet
         /// The JWKS document, serialised once per change.
         public var jwks: [UInt8]
     }

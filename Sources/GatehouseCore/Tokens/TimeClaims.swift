@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// `exp` (required), `nbf` and `iat` (optional), integral NumericDates checked against `now ± leeway`.
 public struct TimeClaims: Sendable {
@@ -6,7 +7,7 @@ public struct TimeClaims: Sendable {
     public var notBefore: Date?
     public var issuedAt: Date?
 
-    public init(_ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String, failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }) throws(GatehouseError) {
+    package init(_ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String, failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }) throws(GatehouseError) {
         func date(_ name: String) throws(GatehouseError) -> Date? {
             guard let value = claims[name] else { return nil }
             guard case .number(let seconds) = value, seconds.isFinite else {

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// The JSON shapes of CONTRACT.md, built from core values.
 enum WireFormat {

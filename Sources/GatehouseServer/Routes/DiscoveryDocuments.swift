@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// The precomputed discovery documents (they change only when keys rotate).
 struct DiscoveryDocuments: Sendable {

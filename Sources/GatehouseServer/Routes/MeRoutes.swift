@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 import Hummingbird
 
 /// The protected API: the caller's just-in-time profile.
