@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "gatehouse",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "gatehouse", targets: ["gatehouse"]),
         .library(name: "GatehouseServer", targets: ["GatehouseServer"]),

@@ -61,12 +61,20 @@ struct Microbench {
         let pooled = Bench.rate("EntropyPool 32 bytes") { _ = EntropyPool.shared.bytes(32) }
         Bench.ratio("entropy", pooled, system)
 
-        section("mutex")  // the old NSLock-based Mutex vs Synchronization.Mutex
+        section("mutex")  // Synchronization.Mutex alone, in our reference box, and the NSLock the box replaced
         let library = Synchronization.Mutex(0)
         let standard = Bench.rate("Synchronization.Mutex (library)") { library.withLock { $0 += 1 } }
-        let handWritten = GatehouseInfrastructure.Mutex(0)
-        let old = Bench.rate("NSLock Mutex") { handWritten.withLock { $0 += 1 } }
-        Bench.ratio("mutex", old, standard)
+        let boxed = GatehouseInfrastructure.Mutex(0)
+        let box = Bench.rate("Mutex box over Synchronization.Mutex") { boxed.withLock { $0 += 1 } }
+        let nslock = NSLock()
+        var counter = 0
+        let old = Bench.rate("NSLock (the former Mutex)") {
+            nslock.lock()
+            counter += 1
+            nslock.unlock()
+        }
+        Bench.ratio("mutex (box)", box, standard)
+        Bench.ratio("mutex (former NSLock)", old, standard)
 
         section("blocking-pool")  // BlockingWorkPool (lanes, bounds) vs NIOThreadPool.runIfActive, a no-op job
         let niopool = NIOThreadPool(numberOfThreads: 1)
