@@ -40,7 +40,7 @@ enum Bench {
     }
 
     private static func report(_ label: String, _ perSecond: Double) -> Double {
-        print(String(format: "  %-52@ %12.0f /s", label as NSString, perSecond))
+        print("  " + label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%12.0f /s", perSecond))
         FileHandle.standardOutput.synchronizeFile()
         return perSecond
     }

@@ -61,20 +61,12 @@ struct Microbench {
         let pooled = Bench.rate("EntropyPool 32 bytes") { _ = EntropyPool.shared.bytes(32) }
         Bench.ratio("entropy", pooled, system)
 
-        section("mutex")  // Synchronization.Mutex alone, in our reference box, and the NSLock the box replaced
+        section("mutex")  // Synchronization.Mutex alone, and in the reference box the code base uses
         let library = Synchronization.Mutex(0)
         let standard = Bench.rate("Synchronization.Mutex (library)") { library.withLock { $0 += 1 } }
         let boxed = GatehouseInfrastructure.Mutex(0)
         let box = Bench.rate("Mutex box over Synchronization.Mutex") { boxed.withLock { $0 += 1 } }
-        let nslock = NSLock()
-        var counter = 0
-        let old = Bench.rate("NSLock (the former Mutex)") {
-            nslock.lock()
-            counter += 1
-            nslock.unlock()
-        }
-        Bench.ratio("mutex (box)", box, standard)
-        Bench.ratio("mutex (former NSLock)", old, standard)
+        Bench.ratio("mutex", box, standard)
 
         section("blocking-pool")  // BlockingWorkPool (lanes, bounds) vs NIOThreadPool.runIfActive, a no-op job
         let niopool = NIOThreadPool(numberOfThreads: 1)
@@ -89,7 +81,7 @@ struct Microbench {
         let hasher = ScryptPasswordHasher(parameters: .owasp, pool: pool)
         let started = Date()
         for _ in 0..<3 { _ = try await hasher.hash("correct horse 9") }
-        print(String(format: "%-52@ %10.0f ms per hash", "scrypt N=2^17 r=8 p=1" as NSString, Date().timeIntervalSince(started) / 3 * 1000))
+        print(String(format: "  %@ %10.0f ms per hash", "scrypt N=2^17 r=8 p=1" as NSString, Date().timeIntervalSince(started) / 3 * 1000))
     }
 
     static func section(_ label: String) {

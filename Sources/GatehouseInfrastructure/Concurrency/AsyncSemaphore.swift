@@ -2,6 +2,9 @@ import Dispatch
 
 /// A counting semaphore for async code (FIFO): `acquire` suspends instead of blocking a thread.
 /// Threads of our own (outside Swift concurrency) can take a turn too, with ``acquireBlocking()``.
+///
+/// Kept: no maintained library type does this among the packages available here (swift-async-algorithms
+/// 1.1.4, resolved in this build, has no semaphore; NIO has none for async code).
 package final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int

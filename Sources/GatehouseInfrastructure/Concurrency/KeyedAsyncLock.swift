@@ -2,6 +2,9 @@ import Foundation
 
 /// Serialises async work per key inside this process: callers with the same key run one at a time,
 /// in arrival order; different keys do not wait for each other.
+///
+/// Kept: no maintained library type does this among the packages available here (swift-async-algorithms
+/// 1.1.4 has no keyed or async lock).
 package final class KeyedAsyncLock: Sendable {
     private struct State {
         var held: Set<String> = []

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A parsed JSON value. Produced only by ``StrictJSONParser`` (duplicate member names, invalid UTF-8,
-/// lone surrogates and excessive nesting are refused), and serialised with sorted keys.
+/// lone surrogates and excessive nesting are refused), and serialised with sorted keys. Kept with
+/// the parser (see ``StrictJSONParser``).
 package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)

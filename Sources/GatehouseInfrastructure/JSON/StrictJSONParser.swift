@@ -3,6 +3,11 @@ import Foundation
 /// A JSON parser (RFC 8259) that refuses what a lenient parser lets through: duplicate member names,
 /// invalid UTF-8, lone surrogates, control characters in strings, leading zeros, trailing garbage
 /// and nesting deeper than `maxDepth`. Used for request bodies and for JWT headers and payloads.
+///
+/// Kept over Foundation: on this toolchain (Swift 6.3.1, Linux) `JSONDecoder` and `JSONSerialization`
+/// both accept duplicate member names — the decoder keeps the first, `JSONSerialization` the last, a
+/// parser differential — and refusing them is this parser's job. It is also 1.63x
+/// `JSONSerialization.jsonObject` on a sign-in body (Benchmarks/Microbench `json-parse`).
 package struct StrictJSONParser {
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package let reason: String
