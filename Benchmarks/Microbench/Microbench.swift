@@ -25,14 +25,17 @@ struct Microbench {
         section("jws-verify")  // CompactJWS + RS256KeySet; jwt-kit's figures: /work/shared/notes/swift-building-blocks.md §2
         let signature = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
         let publicKey = key.publicKey
-        let raw = Bench.rate("swift-crypto RS256 verify alone") { _ = publicKey.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5) }
+        let raw = Bench.rate("swift-crypto RS256 verify alone") {
+            _ = publicKey.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5)
+        }
         let keys = RS256KeySet([.init(kid: "bench", publicKey: publicKey)])
         let token = try CompactJWS.encode(header: ["alg": "RS256", "kid": "bench"], claims: ["sub": "x", "exp": 9_999_999_999]) { try key.sign($0) }
         let jws = try Bench.rate("CompactJWS parse + RS256KeySet verify") { try keys.verify(try CompactJWS(parsing: token)) }
         Bench.ratio("jws-verify (share of raw verify)", jws, raw)
 
         section("json-parse")  // StrictJSONParser vs JSONSerialization, a sign-in body
-        let body = Array(#"{"email":"someone@example.com","password":"correct horse battery staple","client_id":"web"}"#.utf8)
+        let body = Array(
+            #"{"email":"someone@example.com","password":"correct horse battery staple","client_id":"web"}"#.utf8)
         let bodyData = Data(body)
         let foundation = try Bench.rate("JSONSerialization.jsonObject (library)") { _ = try JSONSerialization.jsonObject(with: bodyData) }
         let strict = try Bench.rate("StrictJSONParser.parse") { _ = try StrictJSONParser().parse(body) }
@@ -41,7 +44,8 @@ struct Microbench {
         section("json-write")  // JSONObjectWriter vs JSONSerialization, a token response
         let access = String(repeating: "a", count: 800)
         let foundationWrite = try Bench.rate("JSONSerialization.data (library)") {
-            _ = try JSONSerialization.data(withJSONObject: ["access_token": access, "token_type": "Bearer", "expires_in": 900, "refresh_token": access])
+            let response: [String: Any] = ["access_token": access, "token_type": "Bearer", "expires_in": 900, "refresh_token": access]
+            _ = try JSONSerialization.data(withJSONObject: response)
         }
         let writer = Bench.rate("JSONObjectWriter") {
             var out = JSONObjectWriter()
