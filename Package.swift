@@ -94,9 +94,10 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-microbench",
             dependencies: [
-                "GatehouseCore", "GatehouseInfrastructure",
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseSQLite",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             path: "Benchmarks/Microbench"),
         .target(name: "GatehouseTesting", dependencies: [

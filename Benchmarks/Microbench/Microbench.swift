@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseSQLite
 import NIOPosix
+import SQLiteNIO
 import Synchronization
 import _CryptoExtras
 
@@ -80,6 +82,32 @@ struct Microbench {
         let lanes = try await Bench.rateAsync("BlockingWorkPool.run(lane:)") { _ = try await pool.run(lane: "client") { 1 } }
         Bench.ratio("blocking-pool", lanes, nio)
         try await niopool.shutdownGracefully()
+
+        section("sqlite-read")  // the store's in-place connection (system libsqlite3) vs sqlite-nio's public SQLiteConnection
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("microbench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bench.sqlite").path
+        let direct = try DirectSQLiteConnection(path: path)
+        try direct.execute("PRAGMA journal_mode = WAL", []) { _ in }
+        try direct.execute("CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL)", []) { _ in }
+        for index in 0..<1000 { try direct.execute("INSERT INTO users VALUES (?, ?)", [.text("u\(index)"), .text("u\(index)@example.com")]) { _ in } }
+        let directRate = try Bench.rate("DirectSQLiteConnection (system libsqlite3)") {
+            try direct.execute("SELECT email FROM users WHERE id = ?", [.text("u500")]) { _ in }
+        }
+        direct.close()
+        // Its own file: two SQLite libraries must never open the same database in one process.
+        let nioConnection = try await SQLiteConnection.open(storage: .file(path: directory.appendingPathComponent("nio.sqlite").path))
+        _ = try await nioConnection.query("PRAGMA journal_mode = WAL")
+        _ = try await nioConnection.query("CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL)")
+        for index in 0..<1000 {
+            _ = try await nioConnection.query("INSERT INTO users VALUES (?, ?)", [SQLiteData.text("u\(index)"), .text("u\(index)@example.com")])
+        }
+        let nioRate = try await Bench.rateAsync("SQLiteNIO SQLiteConnection.query (library)") {
+            _ = try await nioConnection.query("SELECT email FROM users WHERE id = ?", [SQLiteData.text("u500")])
+        }
+        try await nioConnection.close()
+        Bench.ratio("sqlite-read", directRate, nioRate)
 
         section("scrypt")
         let hasher = ScryptPasswordHasher(parameters: .owasp, pool: pool)

@@ -14,8 +14,11 @@ package struct DirectSQLiteError: Error, CustomStringConvertible, Sendable {
 /// One SQLite connection driven directly through the C API (the system library, `CSQLite`, so one SQLite library
 /// opens the database file in this process):
 /// statements run in place, prepared once and cached, instead of a thread-pool round trip per
-/// statement. The store gives a connection to one task at a time (see ``SQLiteBackend``), and every
+/// statement. The store gives a connection to one task at a time (see GatehouseStore's `SQLiteBackend`), and every
 /// statement is short: WAL mode, no fsync per commit, pages usually cached.
+///
+/// Kept over sqlite-nio's public `SQLiteConnection` (which runs each statement on its thread pool):
+/// 10.6x its rate for the store's typical read, a primary-key lookup (Benchmarks/Microbench `sqlite-read`).
 package final class DirectSQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]

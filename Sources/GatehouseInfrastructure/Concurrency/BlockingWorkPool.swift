@@ -27,8 +27,8 @@ import Glibc
 /// `Service` in the server's service group) or ``start()`` (tests, one-off commands); jobs queued
 /// before that wait for it. Kept over a plain `NIOThreadPool.runIfActive`: the admission bounds,
 /// lanes, round-robin and max-wait are this server's flood policy, which `NIOThreadPool`'s single
-/// FIFO does not have. Their cost: 0.84x `NIOThreadPool.runIfActive`'s rate on a no-op job
-/// (Benchmarks/Microbench `blocking-pool`), about 3 µs per job against a 236 ms scrypt hash.
+/// FIFO does not have. Their cost: 0.61x to 0.84x `NIOThreadPool.runIfActive`'s rate on a no-op job
+/// (Benchmarks/Microbench `blocking-pool`, two runs), 3 to 10 µs per job against a 230 ms scrypt hash.
 package final class BlockingWorkPool: Service, Sendable {
     /// Why a job was not taken; ``init(label:width:limits:niceness:refusal:)`` turns it into the error thrown.
     package enum Refusal: Sendable {

@@ -5,7 +5,7 @@ import Synchronization
 /// Switched: the lock is the standard library's (it was an `NSLock` of our own). This class only
 /// keeps the shape the code base was written against — a reference that closures may capture and
 /// that holds values which are not `Sendable` — which the non-copyable `Synchronization.Mutex`
-/// with its `sending` rules does not offer. The box costs 0.86x the bare `Synchronization.Mutex`
+/// with its `sending` rules does not offer. The box runs at 0.89x the bare `Synchronization.Mutex`
 /// rate (Benchmarks/Microbench `mutex`).
 package final class Mutex<Value>: @unchecked Sendable {
     @usableFromInline let lock = Synchronization.Mutex(())

@@ -15,7 +15,7 @@ import Glibc
 /// verify with swift-crypto — and anything missing or failing falls back to swift-crypto.
 /// `GATEHOUSE_RSA_SIGNER=boringssl` turns it off.
 ///
-/// Kept: 2.02x swift-crypto's `_RSA` signing on this project's AVX-512 IFMA machine (Benchmarks/Microbench
+/// Kept: 2.08x swift-crypto's `_RSA` signing on this project's AVX-512 IFMA machine (Benchmarks/Microbench
 /// `rsa-sign`).
 package final class SystemOpenSSL: @unchecked Sendable {
     typealias D2IAutoPrivateKey = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?

@@ -4,7 +4,7 @@ import Foundation
 /// paths (token claims, token responses) where building a ``JSONValue`` dictionary first would only
 /// cost allocations.
 ///
-/// Kept: 57x `JSONSerialization.data` on a token response (Benchmarks/Microbench `json-write`).
+/// Kept: 58x `JSONSerialization.data` on a token response (Benchmarks/Microbench `json-write`).
 package struct JSONObjectWriter: Sendable {
     private var bytes: [UInt8]
     private var first = true

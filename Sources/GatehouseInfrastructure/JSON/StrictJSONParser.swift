@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Kept over Foundation: on this toolchain (Swift 6.3.1, Linux) `JSONDecoder` and `JSONSerialization`
 /// both accept duplicate member names — the decoder keeps the first, `JSONSerialization` the last, a
-/// parser differential — and refusing them is this parser's job. It is also 1.63x
+/// parser differential — and refusing them is this parser's job. It is also 1.70x
 /// `JSONSerialization.jsonObject` on a sign-in body (Benchmarks/Microbench `json-parse`).
 package struct StrictJSONParser {
     package struct Failure: Error, Sendable, CustomStringConvertible {

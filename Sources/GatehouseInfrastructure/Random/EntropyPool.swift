@@ -13,7 +13,7 @@ import Glibc
 /// buffer at once, so no value is ever given twice or left behind. The process never forks, so the
 /// buffer is never shared with a child. Large requests bypass the buffer.
 ///
-/// Kept: 9.6x `SystemRandomNumberGenerator` for the 32-byte values of a sign-in (Benchmarks/Microbench
+/// Kept: 10x `SystemRandomNumberGenerator` for the 32-byte values of a sign-in (Benchmarks/Microbench
 /// `entropy`).
 package final class EntropyPool: @unchecked Sendable {
     package static let shared = EntropyPool()
