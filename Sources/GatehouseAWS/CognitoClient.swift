@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -38,7 +39,7 @@ public struct CognitoClient: Sendable {
     }
 
     /// Calls `operation` with `input`; returns the output object or throws ``CognitoError``.
-    public func call(_ operation: String, _ input: JSONValue, logger: Logger) async throws -> [String: JSONValue] {
+    package func call(_ operation: String, _ input: JSONValue, logger: Logger) async throws -> [String: JSONValue] {
         let body = input.serialized()
         var attempt = 0
         while true {

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Describes the user pool, the app client and the identity providers, and reports each problem the

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Bearer authentication with Cognito's access tokens, the just-in-time profile's seed, account

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Email and password on Cognito: SignUp, ConfirmSignUp, ResendConfirmationCode, InitiateAuth, the

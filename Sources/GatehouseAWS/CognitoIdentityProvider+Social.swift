@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Sign in with Apple and Google on Cognito, as the seeds do it but without their bugs: the provider

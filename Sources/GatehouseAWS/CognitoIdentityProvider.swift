@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Amazon Cognito behind the same use cases as the embedded pool (its strategy for

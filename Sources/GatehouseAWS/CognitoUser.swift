@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// A user as AdminGetUser or GetUser describe it.
 struct CognitoUser: Sendable {

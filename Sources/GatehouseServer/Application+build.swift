@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseStore
 import Hummingbird
 import Logging
@@ -71,10 +72,10 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
             issuer: issuer, clientID: prepared.clientID, accessTokenLifetime: configuration.accessTokenLifetime,
             idTokenLifetime: configuration.idTokenLifetime, scope: configuration.tokenScope),
         keyring: keyring, clock: clock, random: random, cache: VerifiedTokenCache())
-    let hasher = ScryptPasswordHasher(
-        parameters: configuration.scrypt,
-        pool: BlockingWorkPool(label: "gatehouse.password-hashing", width: configuration.resolvedHashingConcurrency, limits: configuration.hashingLimits),
-        random: random)
+    // Its threads start when the service group runs it (below).
+    let hashingPool = BlockingWorkPool(
+        label: "gatehouse.password-hashing", width: configuration.resolvedHashingConcurrency, limits: configuration.hashingLimits)
+    let hasher = ScryptPasswordHasher(parameters: configuration.scrypt, pool: hashingPool, random: random)
     let deliverer: any Mailer = try options.mailer
         ?? OutboxMailer(directory: configuration.outboxDirectory, from: configuration.mailFrom, clock: clock, random: random)
     // Requests only queue mail; nothing is written or sent while a client waits.
@@ -146,6 +147,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
 
     var services: [any Service] = []
     if let storeService { services.append(storeService) }
+    services.append(hashingPool)
     services.append(
         MaintenanceService(
             store: store, keys: SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random), keyring: keyring,

@@ -33,12 +33,16 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens the store. For PostgreSQL the returned service must run (it owns the connection pool).
+    /// Opens the store. The returned service must run alongside it: for PostgreSQL it owns the
+    /// connection pool, for SQLite it checkpoints the write-ahead log (see ``SQLiteCheckpointer``).
+    /// - Parameter logger: Where the store logs.
+    /// - Returns: The store, and the service to run in the service group.
+    /// - Throws: If the database cannot be opened.
     public func open(logger: Logger) async throws -> (store: SQLStore, service: (any Service)?) {
         switch self {
         case .sqlite(let path):
             let backend = try await SQLiteBackend.open(path: path, logger: logger)
-            return (SQLStore(backend: backend, logger: logger), nil)
+            return (SQLStore(backend: backend, logger: logger), backend.checkpointer)
         case .postgres(let url):
             let backend = try PostgresBackend(url: url, logger: logger)
             return (SQLStore(backend: backend, logger: logger), PostgresClientService(client: backend.client))
@@ -67,7 +71,14 @@ extension StoreLocation {
                 return nil
             }
             defer { group.cancelAll() }
-            return try await body(store)
+            do {
+                let result = try await body(store)
+                try? await store.close()
+                return result
+            } catch {
+                try? await store.close()
+                throw error
+            }
         }
     }
 }

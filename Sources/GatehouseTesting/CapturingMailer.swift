@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Keeps every message it is given, so tests read codes the way a user would: from the mail.

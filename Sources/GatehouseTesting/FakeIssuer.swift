@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Hummingbird
 import Logging
 import NIOCore
@@ -64,7 +65,7 @@ public final class FakeIssuer: Sendable {
     // MARK: Tokens
 
     /// The claims a real token of `provider` carries.
-    public func standardClaims(_ provider: Provider, audience: String, subject: String, email: String?, emailVerified: Bool = true, nonce: String? = nil, name: String? = nil) -> [String: JSONValue] {
+    package func standardClaims(_ provider: Provider, audience: String, subject: String, email: String?, emailVerified: Bool = true, nonce: String? = nil, name: String? = nil) -> [String: JSONValue] {
         let now = clock.now().epochSeconds
         var claims: [String: JSONValue] = [
             "aud": .string(audience), "sub": .string(subject), "iat": .number(Double(now)), "exp": .number(Double(now + 600)),
@@ -93,7 +94,7 @@ public final class FakeIssuer: Sendable {
     }
 
     /// A signed token. `claims` and `header` entries replace the defaults; `nil` values remove them.
-    public func token(_ provider: Provider, claims: [String: JSONValue], changing: [String: JSONValue?] = [:], header: [String: JSONValue?] = [:], signedWith key: SigningKey? = nil) -> String {
+    package func token(_ provider: Provider, claims: [String: JSONValue], changing: [String: JSONValue?] = [:], header: [String: JSONValue?] = [:], signedWith key: SigningKey? = nil) -> String {
         let signer = key ?? signingKey(provider)
         var body = claims
         for (name, value) in changing { body[name] = value }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// A log handler that renders every event (message and metadata) into a shared buffer, for tests

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// What an attacker holding one refresh token could compute offline when successors were an HMAC
 /// keyed by the token itself (the defect the server-held ``RefreshSuccessorKey`` fixes). Tests walk

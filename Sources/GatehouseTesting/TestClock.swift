@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// A clock tests move by hand.
 public final class TestClock: TimeSource {

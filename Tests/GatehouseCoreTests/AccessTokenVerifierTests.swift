@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 import GatehouseTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import GatehouseCore
 import GatehouseTesting
 import Testing

@@ -1,11 +1,12 @@
 import Foundation
+import GatehouseInfrastructure
 import Testing
 
 @testable import GatehouseCore
 
 @Suite("scrypt password hashing")
 struct PasswordHasherTests {
-    let pool = BlockingWorkPool(label: "test-hash", width: 2)
+    let pool = BlockingWorkPool(label: "test-hash", width: 2).start()
 
     func hasher(logN: Int = 4) -> ScryptPasswordHasher {
         ScryptPasswordHasher(parameters: .init(logN: logN, r: 8, p: 1), pool: pool)
@@ -46,7 +47,7 @@ struct PasswordHasherTests {
     }
 
     @Test func boundsConcurrentWork() async throws {
-        let narrow = BlockingWorkPool(label: "narrow", width: 1)
+        let narrow = BlockingWorkPool(label: "narrow", width: 1).start()
         let running = Mutex(0)
         let peak = Mutex(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -90,7 +91,7 @@ struct BlockingWorkPoolBoundsTests {
     }
 
     @Test func aFullQueueAnswers503WithRetryAfter() async throws {
-        let pool = BlockingWorkPool(label: "full", width: 1, limits: .init(maxQueued: 2, perLane: 100, maxWait: 60))
+        let pool = BlockingWorkPool(label: "full", width: 1, limits: .init(maxQueued: 2, perLane: 100, maxWait: 60)).start()
         let (gate, running) = await Self.occupy(pool)
         let queued = (0..<2).map { _ in Task { try await pool.run { 1 } } }
         while pool.queued < 2 { await Task.yield() }
@@ -104,7 +105,7 @@ struct BlockingWorkPoolBoundsTests {
     }
 
     @Test func oneLaneCannotHoldMoreThanItsShare() async throws {
-        let pool = BlockingWorkPool(label: "lanes", width: 1, limits: .init(maxQueued: 100, perLane: 2, maxWait: 60))
+        let pool = BlockingWorkPool(label: "lanes", width: 1, limits: .init(maxQueued: 100, perLane: 2, maxWait: 60)).start()
         let (gate, running) = await Self.occupy(pool, lane: "flooder")
         let second = Task { try await pool.run(lane: "flooder") { 2 } }
         while pool.queued < 1 { await Task.yield() }
@@ -119,7 +120,7 @@ struct BlockingWorkPoolBoundsTests {
     }
 
     @Test func jobsThatWaitedPastTheLimitAreDroppedUnrun() async throws {
-        let pool = BlockingWorkPool(label: "wait", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 0.2))
+        let pool = BlockingWorkPool(label: "wait", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 0.2)).start()
         let (gate, running) = await Self.occupy(pool)
         let ran = Mutex(false)
         let late = Task { try await pool.run { ran.withLock { $0 = true } } }
@@ -132,7 +133,7 @@ struct BlockingWorkPoolBoundsTests {
     }
 
     @Test func aCancelledCallersJobIsDroppedUnrun() async throws {
-        let pool = BlockingWorkPool(label: "cancel", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60))
+        let pool = BlockingWorkPool(label: "cancel", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60)).start()
         let (gate, running) = await Self.occupy(pool)
         let ran = Mutex(false)
         let abandoned = Task { try await pool.run { ran.withLock { $0 = true } } }
@@ -155,7 +156,7 @@ struct BlockingWorkPoolFairnessTests {
     /// Waiting jobs are served round-robin across lanes: a client with one job waits behind at most
     /// one job of a client that queued many (it used to wait behind all of them, in arrival order).
     @Test func aLaneWithOneJobDoesNotWaitBehindAnotherLanesBacklog() async throws {
-        let pool = BlockingWorkPool(label: "fair", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60))
+        let pool = BlockingWorkPool(label: "fair", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60)).start()
         let (gate, running) = await BlockingWorkPoolBoundsTests.occupy(pool, lane: "flooder")
         let order = Mutex<[String]>([])
         var tasks: [Task<Void, any Error>] = []

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Testing
 
 @testable import GatehouseCore

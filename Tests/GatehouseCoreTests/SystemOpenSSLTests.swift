@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 import Testing
 import _CryptoExtras
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// Counts the password verifications (real and dummy) a pool asks for: each one is a guess evaluated.
 final class CountingHasher: PasswordHasher {

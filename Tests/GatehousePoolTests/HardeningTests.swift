@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseStore
 import GatehouseTesting
 import Testing
@@ -11,7 +12,7 @@ struct HardeningTests {
     static func countingHasher() -> CountingHasher {
         CountingHasher(
             ScryptPasswordHasher(
-                parameters: .init(logN: 4), pool: BlockingWorkPool(label: "c", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300))))
+                parameters: .init(logN: 4), pool: BlockingWorkPool(label: "c", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()))
     }
 
     /// Whoever holds one refresh token of a session (a log, a backup, a stolen device image) used to be

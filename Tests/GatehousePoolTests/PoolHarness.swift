@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseStore
 import GatehouseTesting
 import Logging
@@ -43,7 +44,7 @@ struct PoolHarness: Sendable {
             let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: 5)
             let makePool: @Sendable (Int) -> EmbeddedUserPool = { logN in
                 // Generous queue bounds: the pool's own tests exercise them; here they would hide the limiter.
-                let hashing = BlockingWorkPool(label: "t", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300))
+                let hashing = BlockingWorkPool(label: "t", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()
                 let scrypt = ScryptPasswordHasher(parameters: .init(logN: logN), pool: hashing)
                 return EmbeddedUserPool(
                     settings: settings, store: store, hasher: makeHasher?(scrypt) ?? scrypt,

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
 import HTTPTypes

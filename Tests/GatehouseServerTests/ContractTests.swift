@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
 import HTTPTypes

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseSQLite
 import Logging
 import SQLKit
 import Testing
@@ -17,6 +18,7 @@ struct SQLiteCheckpointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("test.sqlite").path
         let backend = try await SQLiteBackend.open(path: path, logger: Self.logger)
+        backend.checkpointer.start()
         let autocheckpoint = try await backend.write { db in try await db.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self) }
         #expect(autocheckpoint == 0, "commits must not checkpoint")
         try await backend.write { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)").run() }
@@ -43,6 +45,7 @@ struct SQLiteCheckpointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("test.sqlite").path
         let backend = try await SQLiteBackend.open(path: path, checkpointRestartFrames: 100, logger: Self.logger)
+        backend.checkpointer.start()
         try await backend.write { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)").run() }
         // Writes that never pause: a passive checkpoint alone never lets the log start over. Keep
         // writing for 1.5 s and until the checkpointer has had a few rounds (slow under load).

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Answers whether the session an access token belongs to is still live, so tokens die with their
 /// session (sign-out, reuse detection, password reset, deletion) instead of at `exp`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import _CryptoExtras
+import GatehouseInfrastructure
 
 /// scrypt (swift-crypto's `_CryptoExtras`) with PHC-style strings: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`.
 ///
@@ -48,7 +49,7 @@ public struct ScryptPasswordHasher: PasswordHasher {
     ///   - parameters: The cost of new hashes.
     ///   - pool: The bounded worker pool the hashing runs on, off the event loop, with per-lane caps.
     ///   - random: The 16-byte salts.
-    public init(parameters: Parameters = .owasp, pool: BlockingWorkPool, random: any RandomSource = SystemRandomSource()) {
+    package init(parameters: Parameters = .owasp, pool: BlockingWorkPool, random: any RandomSource = SystemRandomSource()) {
         self.parameters = parameters
         self.pool = pool
         self.random = random

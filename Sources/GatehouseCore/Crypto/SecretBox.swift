@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 
 /// Encrypts secrets at rest (signing keys, Apple refresh tokens) with AES-256-GCM under the master key,
 /// and derives keyed hashes (codes, rate-limit keys) from it so a database dump alone reveals neither.

@@ -1,3 +1,5 @@
+import GatehouseInfrastructure
+
 /// The in-process publisher of ``DomainEvent``s: a list of subscribers, each told every event in
 /// the order subscribed. The composition root subscribes the ``CacheInvalidation``; more subscribers
 /// (a cross-instance notifier) can be added.

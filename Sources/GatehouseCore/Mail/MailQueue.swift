@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// Takes mail off the request path: ``send(_:logger:)`` only queues the message and returns, and

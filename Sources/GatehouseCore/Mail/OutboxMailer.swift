@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// The development mailer: writes each message as an RFC 5322 `.eml` file into a directory

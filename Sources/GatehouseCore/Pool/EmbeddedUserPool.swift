@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped

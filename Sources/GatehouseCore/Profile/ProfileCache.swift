@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Recently read profiles, so GET /me usually costs no database round trip. Like the session cache,
 /// this process's own writes invalidate entries at once; the TTL bounds how long a change made by

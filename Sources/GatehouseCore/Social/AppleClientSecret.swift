@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 
 /// Apple's credentials for its token API (`/auth/token`, `/auth/revoke`): the team, the key id and
 /// the `.p8` private key of a Sign in with Apple key. The client secret is an ES256 JWT we sign.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// Sign in with Apple for the web and Android (seed 000): the app opens our `/auth/apple/authorize`

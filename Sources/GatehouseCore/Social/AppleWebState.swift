@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 
 /// The `state` of one Apple web sign-in, sealed (AES-256-GCM under the master key, context
 /// `apple-state`) so that starting a flow stores nothing: the app's PKCE challenge, the raw nonce,

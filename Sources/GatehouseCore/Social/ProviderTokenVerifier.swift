@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Verifies Google and Apple ID tokens the way both providers require (SECURITY.md):
 /// RS256 only with a `kid` of that provider's own key set (refetched once on an unknown `kid`), the

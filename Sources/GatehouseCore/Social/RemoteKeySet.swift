@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// The keys of one external issuer (Apple, Google, Cognito), fetched from its JWKS URL.
@@ -62,7 +63,7 @@ public final class RemoteKeySet: Sendable {
     ///   refetch limits); the last good set when a fetch fails.
     /// - Throws: `upstream_unavailable` only when there is no set cached and the fetch fails (or failed
     ///   less than 5 s ago).
-    public func keys(containing kid: String) async throws -> RS256KeySet {
+    package func keys(containing kid: String) async throws -> RS256KeySet {
         let now = clock.now()
         let (cached, fresh, sinceAttempt, sinceUnknownKid) = state.withLock { s in
             (s.keys, s.expiresAt > now, s.lastFetchAttempt.map { now.timeIntervalSince($0) } ?? .infinity,
@@ -92,7 +93,7 @@ public final class RemoteKeySet: Sendable {
     /// - Returns: The fetched set.
     /// - Throws: `upstream_unavailable` when the issuer cannot be reached, or sends no valid RSA keys.
     @discardableResult
-    public func refresh() async throws -> RS256KeySet {
+    package func refresh() async throws -> RS256KeySet {
         let task: Task<RS256KeySet, any Error> = state.withLock { s in
             if let running = s.inFlight { return running }
             s.lastFetchAttempt = clock.now()

@@ -1,20 +1,21 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Typed, strict access to the members of a JSON object, for request bodies.
 ///
 /// Every failure is an `invalid_request` naming the field and what was wrong, never echoing the value.
 /// Unknown members are ignored (the contract says so); strings are limited in length.
 public struct JSONObjectReader: Sendable {
-    public let members: [String: JSONValue]
+    package let members: [String: JSONValue]
 
-    public init(_ value: JSONValue) throws(GatehouseError) {
+    package init(_ value: JSONValue) throws(GatehouseError) {
         guard case .object(let members) = value else {
             throw .invalidRequest("The request body must be a JSON object.")
         }
         self.members = members
     }
 
-    public init(members: [String: JSONValue]) {
+    package init(members: [String: JSONValue]) {
         self.members = members
     }
 

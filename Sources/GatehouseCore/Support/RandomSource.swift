@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Where the core gets randomness: a CSPRNG in production, a seeded source in tests.
 public protocol RandomSource: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Verifies Cognito-shaped access tokens: ours (embedded pool) and Cognito's own.
 ///
@@ -35,7 +36,7 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    public func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: token) } catch { throw .unauthorized(cause: error.description) }
         return try verify(jws, keys: keys, now: now)
@@ -48,7 +49,7 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    public func verify(_ jws: CompactJWS, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ jws: CompactJWS, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         do { try keys.verify(jws) } catch { throw .unauthorized(cause: "signature: \(error)") }
         let claims = jws.claims
         guard claims["iss"]?.stringValue == issuer else { throw .unauthorized(cause: "issuer mismatch") }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// The signing keys in use, swapped atomically when keys are loaded or rotated. Reading it is a lock
 /// and a struct copy, cheap enough for every request.
@@ -10,9 +11,9 @@ public final class Keyring: Sendable {
         /// Signs new access tokens: the newest unretired access-token key.
         public var accessSigner: SigningKey
         /// Every published ID-token key (current and not-yet-expired previous ones).
-        var idKeys: RS256KeySet
+        package var idKeys: RS256KeySet
         /// Every published access-token key.
-        var accessKeys: RS256KeySet
+        package var accessKeys: RS256KeySet
         /// The JWKS document, serialised once per change.
         public var jwks: [UInt8]
     }

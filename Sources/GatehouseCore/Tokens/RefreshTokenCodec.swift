@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseInfrastructure
 
 /// Refresh tokens: 256 random bits, stored only as SHA-256, with a deterministic successor.
 ///

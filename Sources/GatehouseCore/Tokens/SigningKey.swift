@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import _CryptoExtras
+import GatehouseInfrastructure
 
 /// One of our RSA signing keys: ID tokens and access tokens each have their own, as Cognito does.
 public struct SigningKey: Sendable {
@@ -75,7 +76,7 @@ public struct SigningKey: Sendable {
     /// The public JWK (`kty`, `kid`, `alg`, `use`, `n`, `e`).
     /// - Returns: The JWK as a JSON object, modulus and exponent in base64url.
     /// - Throws: When the key's primitives cannot be read.
-    public func publicJWK() throws -> JSONValue {
+    package func publicJWK() throws -> JSONValue {
         let primitives = try publicKey.getKeyPrimitives()
         return .object([
             "kty": "RSA",

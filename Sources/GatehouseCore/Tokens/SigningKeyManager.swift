@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 import _CryptoExtras
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// `exp` (required), `nbf` and `iat` (optional), integral NumericDates checked against `now ± leeway`.
 struct TimeClaims: Sendable {
@@ -6,7 +7,7 @@ struct TimeClaims: Sendable {
     var notBefore: Date?
     var issuedAt: Date?
 
-    init(
+    package init(
         _ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String,
         failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }
     ) throws(GatehouseError) {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Issues the embedded pool's ID and access tokens (Cognito's claim set, RS256, a `kid` on every
 /// token, whole-second times) and verifies access tokens presented to protected endpoints.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// Access tokens that already passed every check, keyed by their exact text, so a client calling
 /// the API with the same token skips the parse and the RSA verification. Only verified tokens enter;

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// A setting that could not be read; the message names the variable and what it expects.

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// Everything Gatehouse can be configured with, with the defaults that let `gatehouse serve` start on
@@ -52,7 +53,7 @@ public struct GatehouseConfiguration: Sendable {
     /// and no more than a quarter of the memory can hold at the scrypt parameters).
     public var hashingConcurrency: Int?
     /// The hashing queue's bounds (waiting jobs, per client address, longest wait).
-    public var hashingLimits = BlockingWorkPool.Limits()
+    package var hashingLimits = BlockingWorkPool.Limits()
     /// Set (and required) when `identityProvider` is `cognito`.
     public var cognito: CognitoSettings?
     /// AWS credentials for Cognito's administrator operations (`AWS_ACCESS_KEY_ID` and friends).

@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 import HTTPTypes
 import Hummingbird
 

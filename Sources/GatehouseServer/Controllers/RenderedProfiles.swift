@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 
 /// The last rendered body of each profile, reused while the profile is unchanged (GET /me is the hot path).
 final class RenderedProfiles: Sendable {

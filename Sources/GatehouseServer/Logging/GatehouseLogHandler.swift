@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 
 /// One line per log event on standard error, as `text` (`time level label: message key=value …`) or
@@ -44,7 +45,7 @@ public struct GatehouseLogHandler: LogHandler {
     /// The result never contains a line break or any other control character.
     static func render(time: String, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata, json: Bool) -> String {
         if json {
-            var object: [String: GatehouseCore.JSONValue] = [:]
+            var object: [String: GatehouseInfrastructure.JSONValue] = [:]
             for (key, value) in metadata { object[key] = .string(value.description) }
             // The event's own fields win over metadata of the same name.
             object["time"] = .string(time)
@@ -52,7 +53,7 @@ public struct GatehouseLogHandler: LogHandler {
             object["logger"] = .string(label)
             object["message"] = .string(message)
             // The serializer escapes C0 controls; the rest (DEL, C1, U+2028/2029, bidi controls) here.
-            return LogLineEscaping.escapeJSONOutput(GatehouseCore.JSONValue.object(object).serializedString())
+            return LogLineEscaping.escapeJSONOutput(GatehouseInfrastructure.JSONValue.object(object).serializedString())
         }
         let fields = metadata.sorted { $0.key < $1.key }
             .map { "\(LogLineEscaping.key($0.key))=\(quote($0.value.description))" }

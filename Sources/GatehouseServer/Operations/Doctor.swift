@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseStore
 import Logging
 

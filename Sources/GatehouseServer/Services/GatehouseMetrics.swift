@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 import Prometheus
 
 /// Prometheus metrics of one app instance (its own registry, so tests can run several apps).

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
+import GatehouseSQLite
 import Logging
 import NIOCore
 import NIOPosix

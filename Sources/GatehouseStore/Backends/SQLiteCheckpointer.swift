@@ -1,6 +1,9 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
+import GatehouseSQLite
 import Logging
+import ServiceLifecycle
 
 /// Copies the write-ahead log back into the database file on a thread of its own.
 ///
@@ -14,7 +17,11 @@ import Logging
 /// writer turn for one short catch-up pass (writes queue without blocking any thread meanwhile);
 /// the next write then starts the log from its beginning. Durability is unchanged (WAL with
 /// `synchronous = NORMAL`).
-final class SQLiteCheckpointer: @unchecked Sendable {
+///
+/// Nothing starts in `init`: the thread runs while ``run()`` does (the checkpointer is a `Service`,
+/// returned by ``StoreLocation/open(logger:)`` for the server's service group), from ``start()``
+/// until ``stop()``. Without it commits still succeed; the log only grows until the store closes.
+final class SQLiteCheckpointer: Service, @unchecked Sendable {
     private let connection: DirectSQLiteConnection
     private let writerTurn: AsyncSemaphore
     private let logger: Logger
@@ -23,7 +30,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var pendingCommits = 0
+    private var started = false
     private var stopping = false
+    private var finished = false
     private var checkpoints = 0
 
     /// How many checkpoints have run (for tests).
@@ -36,9 +45,32 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         self.restartFrames = restartFrames
         self.logger = logger
         try connection.execute("PRAGMA busy_timeout = 5000", []) { _ in }
-        let thread = Thread { [self] in run() }
+    }
+
+    /// Starts the thread (once; later calls, and calls after ``stop()``, do nothing).
+    func start() {
+        let first = condition.withLock {
+            defer { started = true }
+            return !started && !stopping
+        }
+        guard first else { return }
+        let thread = Thread { [self] in loop() }
         thread.name = "gatehouse-sqlite-checkpoint"
         thread.start()
+    }
+
+    /// Runs the thread until graceful shutdown or cancellation (or until the store closes and
+    /// calls ``stop()``), and returns once it has ended.
+    func run() async throws {
+        start()
+        await withTaskCancellationOrGracefulShutdownHandler {
+            while !condition.withLock({ finished || (stopping && !started) }) {
+                try? await Task.sleep(for: .milliseconds(50))
+                if Task.isCancelled { break }
+            }
+        } onCancelOrGracefulShutdown: {
+            self.stop()
+        }
     }
 
     /// Called after each commit of the writer connection.
@@ -74,8 +106,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         }
     }
 
-    private func run() {
-        defer { connection.close() }
+    private func loop() {
+        defer {
+            connection.close()
+            condition.withLock { finished = true }
+        }
         while true {
             condition.lock()
             while pendingCommits == 0 && !stopping { condition.wait() }

@@ -1,4 +1,6 @@
 import GatehouseCore
+import GatehouseInfrastructure
+import GatehouseSQLite
 import Logging
 import SQLKit
 

@@ -2,7 +2,10 @@ import Foundation
 
 /// Serialises async work per key inside this process: callers with the same key run one at a time,
 /// in arrival order; different keys do not wait for each other.
-public final class KeyedAsyncLock: Sendable {
+///
+/// Kept: no maintained library type does this among the packages available here (swift-async-algorithms
+/// 1.1.4 has no keyed or async lock).
+package final class KeyedAsyncLock: Sendable {
     private struct State {
         var held: Set<String> = []
         var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
@@ -10,9 +13,9 @@ public final class KeyedAsyncLock: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public func withLock<T: Sendable>(_ key: String, _ body: () async throws -> T) async throws -> T {
+    package func withLock<T: Sendable>(_ key: String, _ body: () async throws -> T) async throws -> T {
         await acquire(key)
         defer { release(key) }
         return try await body()

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A parsed JSON value. Produced only by ``StrictJSONParser`` (duplicate member names, invalid UTF-8,
-/// lone surrogates and excessive nesting are refused), and serialised with sorted keys.
-public enum JSONValue: Sendable, Equatable {
+/// lone surrogates and excessive nesting are refused), and serialised with sorted keys. Kept with
+/// the parser (see ``StrictJSONParser``).
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,30 +11,30 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// An integral number that fits in `Int64` (JWT NumericDate values, counters).
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         guard case .number(let value) = self, value.rounded(.towardZero) == value,
             value >= -9.2e18, value <= 9.2e18
         else { return nil }
         return Int64(value)
     }
 
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -48,26 +49,26 @@ public enum JSONValue: Sendable, Equatable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {
     /// Compact JSON with object members in sorted key order (deterministic output).
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(256)
         write(into: &out)
         return out
     }
 
-    public func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
+    package func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
 
     private func write(into out: inout [UInt8]) {
         switch self {

@@ -2,7 +2,10 @@ import Dispatch
 
 /// A counting semaphore for async code (FIFO): `acquire` suspends instead of blocking a thread.
 /// Threads of our own (outside Swift concurrency) can take a turn too, with ``acquireBlocking()``.
-public final class AsyncSemaphore: Sendable {
+///
+/// Kept: no maintained library type does this among the packages available here (swift-async-algorithms
+/// 1.1.4, resolved in this build, has no semaphore; NIO has none for async code).
+package final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
         /// Each waiter is woken by calling it: a continuation to resume, or a thread to signal.
@@ -10,11 +13,11 @@ public final class AsyncSemaphore: Sendable {
     }
     private let state: Mutex<State>
 
-    public init(count: Int) {
+    package init(count: Int) {
         state = Mutex(State(available: count))
     }
 
-    public func acquire() async {
+    package func acquire() async {
         // Uncontended: take a permit without suspending the task.
         if tryAcquire() { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -23,14 +26,14 @@ public final class AsyncSemaphore: Sendable {
     }
 
     /// Blocks the calling thread until a permit is free. Never call it from async code.
-    public func acquireBlocking() {
+    package func acquireBlocking() {
         if tryAcquire() { return }
         let woken = DispatchSemaphore(value: 0)
         if enqueueUnlessAvailable({ woken.signal() }) { return }
         woken.wait()
     }
 
-    public func release() {
+    package func release() {
         let next = state.withLock { state -> (@Sendable () -> Void)? in
             if state.waiters.isEmpty {
                 state.available += 1

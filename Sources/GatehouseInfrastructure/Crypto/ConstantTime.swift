@@ -1,8 +1,8 @@
 import Foundation
 
 /// Comparisons whose running time does not depend on where two secrets first differ.
-public enum ConstantTime {
-    public static func equals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
+package enum ConstantTime {
+    package static func equals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
     where A.Element == UInt8, B.Element == UInt8 {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
@@ -10,7 +10,7 @@ public enum ConstantTime {
         return difference == 0
     }
 
-    public static func equals(_ a: String, _ b: String) -> Bool {
+    package static func equals(_ a: String, _ b: String) -> Bool {
         equals(Array(a.utf8), Array(b.utf8))
     }
 }

@@ -6,13 +6,13 @@ import _CryptoExtras
 ///
 /// A token is accepted only when its header says `RS256` and names a `kid` of *this* set; there is
 /// no default key and no fallback to another issuer's keys (jwt-kit's default-key fallback is the
-/// trap this avoids).
-public struct RS256KeySet: Sendable {
-    public struct Key: Sendable {
-        public let kid: String
-        public let publicKey: _RSA.Signing.PublicKey
+/// trap this avoids). Kept with ``CompactJWS`` (Benchmarks/Microbench `jws-verify`).
+package struct RS256KeySet: Sendable {
+    package struct Key: Sendable {
+        package let kid: String
+        package let publicKey: _RSA.Signing.PublicKey
 
-        public init(kid: String, publicKey: _RSA.Signing.PublicKey) {
+        package init(kid: String, publicKey: _RSA.Signing.PublicKey) {
             self.kid = kid
             self.publicKey = publicKey
         }
@@ -20,13 +20,13 @@ public struct RS256KeySet: Sendable {
 
     /// Why ``verify(_:)`` refused a token. The description is fixed text (plus a registered algorithm
     /// name): it goes into error causes and so into the log, where token header text must not.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case algorithmNotAllowed(String)
         case missingKeyID
         case unknownKeyID
         case badSignature
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .algorithmNotAllowed(let algorithm):
                 "alg \(CompactJWS.loggable(algorithm: algorithm)) is not RS256"
@@ -37,20 +37,25 @@ public struct RS256KeySet: Sendable {
         }
     }
 
-    public let keys: [String: Key]
+    /// A JWKS document that is not a JSON object with a `keys` array.
+    package struct MalformedJWKS: Error, Sendable, CustomStringConvertible {
+        package var description: String { "JWKS document has no 'keys' array" }
+    }
 
-    public init(_ keys: [Key]) {
+    package let keys: [String: Key]
+
+    package init(_ keys: [Key]) {
         var byID: [String: Key] = [:]
         for key in keys { byID[key.kid] = key }
         self.keys = byID
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 
-    public func contains(kid: String) -> Bool { keys[kid] != nil }
+    package func contains(kid: String) -> Bool { keys[kid] != nil }
 
     /// Checks algorithm, key id and signature.
-    public func verify(_ jws: CompactJWS) throws(Failure) {
+    package func verify(_ jws: CompactJWS) throws(Failure) {
         guard jws.algorithm == "RS256" else { throw .algorithmNotAllowed(jws.algorithm) }
         guard let kid = jws.keyID else { throw .missingKeyID }
         guard let key = keys[kid] else { throw .unknownKeyID }
@@ -63,10 +68,10 @@ public struct RS256KeySet: Sendable {
 
     /// Reads a JWKS document (RFC 7517): RSA signing keys with a `kid`; a key that declares another
     /// algorithm or use is left out, as is anything that is not an RSA key of at least 2048 bits.
-    public static func parseJWKS(_ data: some Collection<UInt8>) throws -> RS256KeySet {
+    package static func parseJWKS(_ data: some Collection<UInt8>) throws -> RS256KeySet {
         let value = try StrictJSONParser(maxDepth: 8).parse(data)
         guard case .object(let document) = value, case .array(let entries)? = document["keys"] else {
-            throw GatehouseError.internalError(cause: "JWKS document has no 'keys' array")
+            throw MalformedJWKS()
         }
         var keys: [Key] = []
         for entry in entries {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Unpadded base64url (RFC 4648 §5), strict on decode: no padding, no whitespace, no other alphabet.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let reverse: [Int8] = {
         var table = [Int8](repeating: -1, count: 256)
@@ -9,7 +9,7 @@ public enum Base64URL {
         return table
     }()
 
-    public static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var iterator = bytes.makeIterator()
@@ -28,11 +28,11 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url; `nil` for any character outside the alphabet, a length that cannot
     /// occur, or non-zero trailing bits (so each byte string has exactly one encoding).
-    public static func decode<S: StringProtocol>(_ string: S) -> [UInt8]? {
+    package static func decode<S: StringProtocol>(_ string: S) -> [UInt8]? {
         decode(bytes: Array(string.utf8))
     }
 
-    public static func decode(bytes input: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(bytes input: some Collection<UInt8>) -> [UInt8]? {
         let count = input.count
         if count % 4 == 1 { return nil }
         var out = [UInt8]()

@@ -12,8 +12,11 @@ import Glibc
 /// exchange. The pool asks once per 4 KiB, under a lock; every byte it hands out is wiped from the
 /// buffer at once, so no value is ever given twice or left behind. The process never forks, so the
 /// buffer is never shared with a child. Large requests bypass the buffer.
-final class EntropyPool: @unchecked Sendable {
-    static let shared = EntropyPool()
+///
+/// Kept: 10x `SystemRandomNumberGenerator` for the 32-byte values of a sign-in (Benchmarks/Microbench
+/// `entropy`).
+package final class EntropyPool: @unchecked Sendable {
+    package static let shared = EntropyPool()
 
     typealias GetRandom = @convention(c) (UnsafeMutableRawPointer?, Int, UInt32) -> Int
 
@@ -23,11 +26,11 @@ final class EntropyPool: @unchecked Sendable {
         var position: Int
     }
 
-    let capacity: Int
+    package let capacity: Int
     private let state: Mutex<State>
     private let getrandom: GetRandom?
 
-    init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         self.capacity = capacity
         self.state = Mutex(State(buffer: [UInt8](repeating: 0, count: capacity), position: capacity))
         #if os(Linux)
@@ -37,7 +40,7 @@ final class EntropyPool: @unchecked Sendable {
         #endif
     }
 
-    func bytes(_ count: Int) -> [UInt8] {
+    package func bytes(_ count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         if count > capacity / 8 {
             var out = [UInt8](repeating: 0, count: count)

@@ -14,7 +14,10 @@ import Glibc
 /// `dlopen` (no headers, no build dependency); every key is checked once — a signature made here must
 /// verify with swift-crypto — and anything missing or failing falls back to swift-crypto.
 /// `GATEHOUSE_RSA_SIGNER=boringssl` turns it off.
-public final class SystemOpenSSL: @unchecked Sendable {
+///
+/// Kept: 2.08x swift-crypto's `_RSA` signing on this project's AVX-512 IFMA machine (Benchmarks/Microbench
+/// `rsa-sign`).
+package final class SystemOpenSSL: @unchecked Sendable {
     typealias D2IAutoPrivateKey = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
     typealias CtxNew = @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
     typealias CtxInt = @convention(c) (OpaquePointer?) -> Int32
@@ -35,7 +38,7 @@ public final class SystemOpenSSL: @unchecked Sendable {
     let pkeyFree: Free
 
     /// The loaded library, or `nil` (not Linux, not installed, disabled, or missing a symbol).
-    public static let shared: SystemOpenSSL? = load()
+    package static let shared: SystemOpenSSL? = load()
 
     static func load() -> SystemOpenSSL? {
         #if os(Linux)
@@ -76,7 +79,7 @@ public final class SystemOpenSSL: @unchecked Sendable {
     }
 
     /// An OpenSSL copy of `key` that signs RS256, or `nil` if it cannot be made or fails the check.
-    public func signer(for key: _RSA.Signing.PrivateKey) -> RS256OpenSSLSigner? {
+    package func signer(for key: _RSA.Signing.PrivateKey) -> RS256OpenSSLSigner? {
         let der = Array(key.derRepresentation)
         let pkey: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -98,12 +101,12 @@ public final class SystemOpenSSL: @unchecked Sendable {
 /// Setting up a signing context (fetching the provider's RSA signature and SHA-256, setting the
 /// padding) cost about as much per signature as 5% of the RSA operation itself; contexts are set up
 /// once and kept for reuse (as `openssl speed` does), each used by one signature at a time.
-public final class RS256OpenSSLSigner: @unchecked Sendable {
+package final class RS256OpenSSLSigner: @unchecked Sendable {
     let library: SystemOpenSSL
     let pkey: OpaquePointer
     /// Contexts ready to sign, not in use. At most `maxIdle` are kept.
     private let idle = Mutex<[OpaquePointer]>([])
-    static let maxIdle = 16
+    package static let maxIdle = 16
 
     init(library: SystemOpenSSL, pkey: OpaquePointer) {
         self.library = library
@@ -116,7 +119,7 @@ public final class RS256OpenSSLSigner: @unchecked Sendable {
     }
 
     /// Contexts currently kept for reuse (for tests).
-    var idleContexts: Int { idle.withLock { $0.count } }
+    package var idleContexts: Int { idle.withLock { $0.count } }
 
     private func makeContext() -> OpaquePointer? {
         guard let ctx = library.ctxNew(pkey, nil) else { return nil }
@@ -130,7 +133,7 @@ public final class RS256OpenSSLSigner: @unchecked Sendable {
     }
 
     /// The signature of a 32-byte SHA-256 digest, or `nil` if OpenSSL refused.
-    func sign(digest: [UInt8]) -> [UInt8]? {
+    package func sign(digest: [UInt8]) -> [UInt8]? {
         guard let ctx = idle.withLock({ $0.popLast() }) ?? makeContext() else { return nil }
         var output = [UInt8](repeating: 0, count: 512)
         var length = output.count

@@ -3,20 +3,25 @@ import Foundation
 /// A JSON parser (RFC 8259) that refuses what a lenient parser lets through: duplicate member names,
 /// invalid UTF-8, lone surrogates, control characters in strings, leading zeros, trailing garbage
 /// and nesting deeper than `maxDepth`. Used for request bodies and for JWT headers and payloads.
-public struct StrictJSONParser {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let reason: String
-        public let offset: Int
-        public var description: String { "\(reason) at byte \(offset)" }
+///
+/// Kept over Foundation: on this toolchain (Swift 6.3.1, Linux) `JSONDecoder` and `JSONSerialization`
+/// both accept duplicate member names — the decoder keeps the first, `JSONSerialization` the last, a
+/// parser differential — and refusing them is this parser's job. It is also 1.70x
+/// `JSONSerialization.jsonObject` on a sign-in body (Benchmarks/Microbench `json-parse`).
+package struct StrictJSONParser {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let reason: String
+        package let offset: Int
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
-    public var maxDepth: Int
+    package var maxDepth: Int
 
-    public init(maxDepth: Int = 32) {
+    package init(maxDepth: Int = 32) {
         self.maxDepth = maxDepth
     }
 
-    public func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> JSONValue {
+    package func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { (buffer) throws(Failure) -> JSONValue in
             var reader = Reader(bytes: buffer, maxDepth: maxDepth)
