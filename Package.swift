@@ -28,68 +28,87 @@ let package = Package(
     ],
     targets: [
         // Hand-written infrastructure (JSON, JWS, locks, the hashing pool, entropy, OpenSSL signing), `package` access only.
-        .target(name: "GatehouseInfrastructure", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        .target(name: "GatehouseCore", dependencies: [
-            "GatehouseInfrastructure",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "GatehouseInfrastructure",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "GatehouseCore",
+            dependencies: [
+                "GatehouseInfrastructure",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked
         // too (SQLiteKit's dialect and data coders) but never opens a file: one SQLite library per database file.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // One SQLite connection through the C API, and nothing else: this target must not import sqlite-nio, whose
         // header declares the same C structs.
         .target(name: "GatehouseSQLite", dependencies: ["CSQLite"]),
-        .target(name: "GatehouseStore", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure", "GatehouseSQLite",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "SQLiteKit", package: "sqlite-kit"),
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
-            .product(name: "PostgresKit", package: "postgres-kit"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-        ]),
-        .target(name: "GatehouseAWS", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
-        .target(name: "GatehouseServer", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [
-            // Embedded at build time: a copied `gatehouse` binary serves the contract and the web page on its own.
-            .embedInCode("Resources/openapi.yaml"),
-            .embedInCode("Resources/Web/index.html"),
-            .embedInCode("Resources/Web/app.js"),
-            .embedInCode("Resources/Web/app.css"),
-        ]),
-        .executableTarget(name: "gatehouse", dependencies: [
-            "GatehouseServer", "GatehouseCore", "GatehouseStore",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "GatehouseStore",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .target(
+            name: "GatehouseAWS",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "GatehouseServer",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [
+                // Embedded at build time: a copied `gatehouse` binary serves the contract and the web page on its own.
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/Web/index.html"),
+                .embedInCode("Resources/Web/app.js"),
+                .embedInCode("Resources/Web/app.css"),
+            ]
+        ),
+        .executableTarget(
+            name: "gatehouse",
+            dependencies: [
+                "GatehouseServer", "GatehouseCore", "GatehouseStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Library against hand-written, one labelled measurement per piece: `swift run -c release gatehouse-microbench`.
         .executableTarget(
             name: "gatehouse-microbench",
@@ -99,36 +118,53 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
-            path: "Benchmarks/Microbench"),
-        .target(name: "GatehouseTesting", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        .testTarget(name: "GatehouseCoreTests", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+            path: "Benchmarks/Microbench"
+        ),
+        .target(
+            name: "GatehouseTesting",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "GatehouseCoreTests",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "GatehouseAWSTests", dependencies: ["GatehouseAWS", "GatehouseInfrastructure", "GatehouseTesting"]),
-        .testTarget(name: "GatehouseStoreTests", dependencies: [
-            "GatehouseCore", "GatehouseStore", "GatehouseInfrastructure", "GatehouseSQLite", "GatehouseTesting",
-            .product(name: "Logging", package: "swift-log"), .product(name: "SQLKit", package: "sql-kit"),
-        ]),
-        .testTarget(name: "GatehousePoolTests", dependencies: [
-            "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseTesting", .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "GatehouseServerTests", dependencies: [
-            "GatehouseServer", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseTesting",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "SQLKit", package: "sql-kit"),
-        ], exclude: ["Scripts"]),  // Python helpers the tests run by path (PyJWT, openapi-spec-validator)
+        .testTarget(
+            name: "GatehouseStoreTests",
+            dependencies: [
+                "GatehouseCore", "GatehouseStore", "GatehouseInfrastructure", "GatehouseSQLite", "GatehouseTesting",
+                .product(name: "Logging", package: "swift-log"), .product(name: "SQLKit", package: "sql-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "GatehousePoolTests",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseTesting", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "GatehouseServerTests",
+            dependencies: [
+                "GatehouseServer", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            exclude: ["Scripts"]
+        ),  // Python helpers the tests run by path (PyJWT, openapi-spec-validator)
     ]
 )

@@ -37,7 +37,8 @@ struct Microbench {
 
         section("json-parse")  // StrictJSONParser vs JSONSerialization, a sign-in body
         let body = Array(
-            #"{"email":"someone@example.com","password":"correct horse battery staple","client_id":"web"}"#.utf8)
+            #"{"email":"someone@example.com","password":"correct horse battery staple","client_id":"web"}"#.utf8
+        )
         let bodyData = Data(body)
         let foundation = try Bench.rate("JSONSerialization.jsonObject (library)") { _ = try JSONSerialization.jsonObject(with: bodyData) }
         let strict = try Bench.rate("StrictJSONParser.parse") { _ = try StrictJSONParser().parse(body) }
@@ -91,7 +92,9 @@ struct Microbench {
         let direct = try DirectSQLiteConnection(path: path)
         try direct.execute("PRAGMA journal_mode = WAL", []) { _ in }
         try direct.execute("CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL)", []) { _ in }
-        for index in 0..<1000 { try direct.execute("INSERT INTO users VALUES (?, ?)", [.text("u\(index)"), .text("u\(index)@example.com")]) { _ in } }
+        for index in 0..<1000 {
+            try direct.execute("INSERT INTO users VALUES (?, ?)", [.text("u\(index)"), .text("u\(index)@example.com")]) { _ in }
+        }
         let directRate = try Bench.rate("DirectSQLiteConnection (system libsqlite3)") {
             try direct.execute("SELECT email FROM users WHERE id = ?", [.text("u500")]) { _ in }
         }

@@ -18,7 +18,13 @@ public struct CognitoClient: Sendable {
         public var timeout: TimeAmount
         public var maxAttempts: Int
 
-        public init(region: String, endpoint: String? = nil, credentials: SigV4Signer.Credentials?, timeout: TimeAmount = .seconds(10), maxAttempts: Int = 3) {
+        public init(
+            region: String,
+            endpoint: String? = nil,
+            credentials: SigV4Signer.Credentials?,
+            timeout: TimeAmount = .seconds(10),
+            maxAttempts: Int = 3
+        ) {
             self.region = region
             self.endpoint = endpoint ?? "https://cognito-idp.\(region).amazonaws.com"
             self.credentials = credentials
@@ -50,7 +56,10 @@ public struct CognitoClient: Sendable {
                 // Full jitter: a random wait up to 100 ms · 2^attempt.
                 let cap = 0.1 * pow(2, Double(attempt))
                 let wait = Double.random(in: 0...cap)
-                logger.info("retrying Cognito call", metadata: ["cognito.operation": .string(operation), "cognito.error": .string(error.code), "attempt": .stringConvertible(attempt)])
+                logger.info(
+                    "retrying Cognito call",
+                    metadata: ["cognito.operation": .string(operation), "cognito.error": .string(error.code), "attempt": .stringConvertible(attempt)]
+                )
                 try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
             } catch let error as CognitoError {
                 logger.debug("Cognito answered an error", metadata: ["cognito.operation": .string(operation), "cognito.error": .string(error.code)])
@@ -97,7 +106,11 @@ public struct CognitoClient: Sendable {
         if (200..<300).contains(status) {
             // A JSON object, or a misrouted request (an emulator answering as S3 with XML) that must not pass for success.
             guard contentType.contains("json"), case .object(let object)? = parsed else {
-                throw CognitoError(code: "BadResponse", message: "HTTP \(status) with \(contentType.isEmpty ? "no content type" : contentType)", status: status)
+                throw CognitoError(
+                    code: "BadResponse",
+                    message: "HTTP \(status) with \(contentType.isEmpty ? "no content type" : contentType)",
+                    status: status
+                )
             }
             return object
         }

@@ -18,7 +18,9 @@ public struct CognitoError: Error, Sendable, CustomStringConvertible {
 
     /// Throttling and server-side failures are worth retrying; everything else is an answer.
     public var isRetryable: Bool {
-        ["TooManyRequestsException", "ThrottlingException", "InternalErrorException", "InternalFailure", "ServiceUnavailable", "Transport"].contains(code)
+        ["TooManyRequestsException", "ThrottlingException", "InternalErrorException", "InternalFailure", "ServiceUnavailable", "Transport"].contains(
+            code
+        )
             || status >= 500
     }
 

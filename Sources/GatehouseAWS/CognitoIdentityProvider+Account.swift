@@ -31,7 +31,14 @@ extension CognitoIdentityProvider {
         guard try await liveness.isLive(sessionID: key, sub: claims.sub) else {
             throw GatehouseError.unauthorized(cause: "session ended or user deleted")
         }
-        return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
+        return Principal(
+            sub: claims.sub,
+            username: claims.username,
+            sessionID: sessionID,
+            clientID: claims.clientID,
+            scope: claims.scope,
+            accessToken: bearer
+        )
     }
 
     /// The Cognito user's address and name (GetUser with the caller's token).
@@ -69,7 +76,11 @@ extension CognitoIdentityProvider {
             // The token was revoked at Cognito (a global sign-out there) but the session is live here:
             // the administrator path deletes the same user.
             do {
-                _ = try await call("AdminDeleteUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(principal.username)], logger: logger)
+                _ = try await call(
+                    "AdminDeleteUser",
+                    ["UserPoolId": .string(settings.userPoolID), "Username": .string(principal.username)],
+                    logger: logger
+                )
             } catch let error as CognitoError where error.code == "UserNotFoundException" {
                 logger.info("the Cognito user was already gone")
             } catch let error as CognitoError {
@@ -89,7 +100,10 @@ extension CognitoIdentityProvider {
                 return try await deletion.removeLocalRecords(of: sub, in: tx)
             }
         } catch {
-            logger.critical("the Cognito user was deleted but its local records were not", metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))])
+            logger.critical(
+                "the Cognito user was deleted but its local records were not",
+                metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))]
+            )
             throw error
         }
         return queued

@@ -18,7 +18,12 @@ extension CognitoIdentityProvider {
     /// - Returns: The sign-up answer.
     /// - Throws: `invalid_request`, an upstream error.
     public func signUp(
-        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+        email: EmailAddress,
+        password: String,
+        name: String?,
+        claimAddressMail: @Sendable () async throws -> Bool,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> SignUpResult {
         _ = try await claimAddressMail()
         var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)]]
@@ -26,11 +31,19 @@ extension CognitoIdentityProvider {
         do {
             let output = try await call(
                 "SignUp",
-                ["ClientId": .string(settings.clientID), "Username": .string(email.value), "Password": .string(password), "UserAttributes": .array(attributes)],
-                logger: logger)
+                [
+                    "ClientId": .string(settings.clientID), "Username": .string(email.value), "Password": .string(password),
+                    "UserAttributes": .array(attributes),
+                ],
+                logger: logger
+            )
             let sub = output["UserSub"]?.stringValue ?? random.uuid()
             logger.info("signed up", metadata: ["user.sub": .string(sub)])
-            return SignUpResult(userSub: sub, userConfirmed: output["UserConfirmed"] == .bool(true), codeDelivery: CodeDelivery(destination: email.masked))
+            return SignUpResult(
+                userSub: sub,
+                userConfirmed: output["UserConfirmed"] == .bool(true),
+                codeDelivery: CodeDelivery(destination: email.masked)
+            )
         } catch let error as CognitoError where error.code == "UsernameExistsException" || error.code == "AliasExistsException" {
             // The same answer as for a new address: who has an account is nobody's business.
             logger.info("sign-up for an address that already has an account")
@@ -50,8 +63,11 @@ extension CognitoIdentityProvider {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
     public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         try await checkingCode(
-            code: code, logger: logger, "ConfirmSignUp",
-            ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code)])
+            code: code,
+            logger: logger,
+            "ConfirmSignUp",
+            ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code)]
+        )
         logger.info("sign-up confirmed")
         return []
     }
@@ -66,7 +82,8 @@ extension CognitoIdentityProvider {
     public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         do {
             _ = try await call("ResendConfirmationCode", ["ClientId": .string(settings.clientID), "Username": .string(email.value)], logger: logger)
-        } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code) {
+        } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code)
+        {
             logger.info("no confirmation code sent (unknown or confirmed account)")
         } catch let error as CognitoError {
             throw error.gatehouseError()
@@ -88,9 +105,12 @@ extension CognitoIdentityProvider {
         do {
             output = try await call(
                 "InitiateAuth",
-                ["ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
-                 "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)]],
-                logger: logger)
+                [
+                    "ClientId": .string(settings.clientID), "AuthFlow": "USER_PASSWORD_AUTH",
+                    "AuthParameters": ["USERNAME": .string(email.value), "PASSWORD": .string(password)],
+                ],
+                logger: logger
+            )
         } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "UserNotFoundException" {
             logger.info("sign-in failed")
             throw GatehouseError.invalidCredentials
@@ -133,14 +153,23 @@ extension CognitoIdentityProvider {
         do {
             if settings.refreshRotation {
                 output = try await call(
-                    "GetTokensFromRefreshToken", ["ClientId": .string(settings.clientID), "RefreshToken": .string(refreshToken)], logger: logger)
+                    "GetTokensFromRefreshToken",
+                    ["ClientId": .string(settings.clientID), "RefreshToken": .string(refreshToken)],
+                    logger: logger
+                )
             } else {
                 output = try await call(
                     "InitiateAuth",
-                    ["ClientId": .string(settings.clientID), "AuthFlow": "REFRESH_TOKEN_AUTH", "AuthParameters": ["REFRESH_TOKEN": .string(refreshToken)]],
-                    logger: logger)
+                    [
+                        "ClientId": .string(settings.clientID), "AuthFlow": "REFRESH_TOKEN_AUTH",
+                        "AuthParameters": ["REFRESH_TOKEN": .string(refreshToken)],
+                    ],
+                    logger: logger
+                )
             }
-        } catch let error as CognitoError where ["NotAuthorizedException", "UserNotFoundException", "InvalidParameterException", "RefreshTokenReuseException"].contains(error.code) {
+        } catch let error as CognitoError
+            where ["NotAuthorizedException", "UserNotFoundException", "InvalidParameterException", "RefreshTokenReuseException"].contains(error.code)
+        {
             logger.info("refresh refused by Cognito", metadata: ["cognito.error": .string(error.code)])
             throw GatehouseError.invalidGrant
         } catch let error as CognitoError {
@@ -210,7 +239,8 @@ extension CognitoIdentityProvider {
     public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         do {
             _ = try await call("ForgotPassword", ["ClientId": .string(settings.clientID), "Username": .string(email.value)], logger: logger)
-        } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code) {
+        } catch let error as CognitoError where ["UserNotFoundException", "InvalidParameterException", "NotAuthorizedException"].contains(error.code)
+        {
             logger.info("no reset code sent (unknown account or no verified email)")
         } catch let error as CognitoError {
             throw error.gatehouseError()
@@ -227,10 +257,22 @@ extension CognitoIdentityProvider {
     ///   - logger: The request's logger.
     /// - Returns: The user whose sessions ended.
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`, an upstream error.
-    public func resetPassword(email: EmailAddress, code: String, newPassword password: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
+    public func resetPassword(
+        email: EmailAddress,
+        code: String,
+        newPassword password: String,
+        client: ClientInfo,
+        logger: Logger
+    ) async throws -> [DomainEvent] {
         try await checkingCode(
-            code: code, logger: logger, "ConfirmForgotPassword",
-            ["ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code), "Password": .string(password)])
+            code: code,
+            logger: logger,
+            "ConfirmForgotPassword",
+            [
+                "ClientId": .string(settings.clientID), "Username": .string(email.value), "ConfirmationCode": .string(code),
+                "Password": .string(password),
+            ]
+        )
         // End every session: ours by sub, Cognito's refresh tokens by AdminUserGlobalSignOut.
         var ended: [DomainEvent] = []
         do {
@@ -238,7 +280,11 @@ extension CognitoIdentityProvider {
             if let sub = CognitoUser(user).sub {
                 ended = try await endSessions(sub: sub, reason: .passwordReset, cutOff: true)
             }
-            _ = try await call("AdminUserGlobalSignOut", ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)], logger: logger)
+            _ = try await call(
+                "AdminUserGlobalSignOut",
+                ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)],
+                logger: logger
+            )
         } catch let error as CognitoError {
             logger.error("password reset, but ending the other sessions at Cognito failed", metadata: ["cognito.error": .string(error.code)])
         }
@@ -257,7 +303,11 @@ extension CognitoIdentityProvider {
     /// - Returns: The plan: ChangePassword checks and changes; then the other sessions end here.
     /// - Throws: `invalid_credentials` or `invalid_password` for passwords outside Cognito's lengths.
     public func preparePasswordChange(
-        principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
+        principal: Principal,
+        currentPassword: String,
+        newPassword: String,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> PasswordChangePlan {
         let current = try passwordOrFail(currentPassword, error: .invalidCredentials)
         let proposed = try passwordOrFail(newPassword, error: Self.passwordLength)
@@ -268,7 +318,8 @@ extension CognitoIdentityProvider {
                     _ = try await call(
                         "ChangePassword",
                         ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
-                        logger: logger)
+                        logger: logger
+                    )
                 } catch let error as CognitoError where error.code == "NotAuthorizedException" {
                     throw GatehouseError.invalidCredentials
                 } catch let error as CognitoError {
@@ -279,7 +330,8 @@ extension CognitoIdentityProvider {
                 let ended = try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
                 logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
                 return ended
-            })
+            }
+        )
     }
 
     /// Runs a Cognito call that checks an emailed code (``PasswordAuthentication`` holds the attempt

@@ -56,7 +56,10 @@ extension CognitoIdentityProvider {
         }
         let output = try await adminSignIn(username: sub, logger: logger)
         changed.append(.profileChanged(sub: sub))
-        logger.info("signed in", metadata: ["user.sub": .string(sub), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
+        logger.info(
+            "signed in",
+            metadata: ["user.sub": .string(sub), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)]
+        )
         let tokens = try await issued(output, method: identity.provider.rawValue, isNewUser: isNew, logger: logger)
         return ProviderSignInOutcome(tokens: tokens, events: changed)
     }
@@ -65,7 +68,9 @@ extension CognitoIdentityProvider {
         let provider = identity.provider.rawValue
         if let link = try await store.read({ try await $0.identity(provider: provider, subject: identity.subject) }) {
             do {
-                let user = CognitoUser(try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(link.userID)], logger: logger))
+                let user = CognitoUser(
+                    try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(link.userID)], logger: logger)
+                )
                 if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
                     var changed = link
                     changed.email = email
@@ -97,7 +102,9 @@ extension CognitoIdentityProvider {
         var replaced: String?
         let existing: CognitoUser?
         do {
-            existing = CognitoUser(try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)], logger: logger))
+            existing = CognitoUser(
+                try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value)], logger: logger)
+            )
         } catch let error as CognitoError where error.code == "UserNotFoundException" {
             existing = nil
         } catch let error as CognitoError {
@@ -112,12 +119,14 @@ extension CognitoIdentityProvider {
                     // Signing in would mean overwriting the password its owner chose, or trusting an
                     // address the provider does not control.
                     let reason =
-                        if !identity.emailAuthoritative { "provider not authoritative for the address" }
-                        else if !managed { "password account" }
-                        else { "account address not verified" }
-                    logger.info("a verified identity matches a Cognito user it may not join; not linked", metadata: [
-                        "user.sub": .string(sub), "cognito.status": .string(existing.status ?? "none"), "reason": .string(reason),
-                    ])
+                        if !identity.emailAuthoritative { "provider not authoritative for the address" } else if !managed { "password account" } else
+                        { "account address not verified" }
+                    logger.info(
+                        "a verified identity matches a Cognito user it may not join; not linked",
+                        metadata: [
+                            "user.sub": .string(sub), "cognito.status": .string(existing.status ?? "none"), "reason": .string(reason),
+                        ]
+                    )
                     throw GatehouseError(.conflict, "An account with this email address already exists. Sign in with your email and password.")
                 }
                 try await store.write { try await $0.insertIdentity(IdentityRecord(linking: identity, to: sub, at: now)) }
@@ -126,7 +135,11 @@ extension CognitoIdentityProvider {
             }
             // An unconfirmed sign-up holds the address: it loses to the verified owner.
             do {
-                _ = try await call("AdminDeleteUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(existing.username ?? email.value)], logger: logger)
+                _ = try await call(
+                    "AdminDeleteUser",
+                    ["UserPoolId": .string(settings.userPoolID), "Username": .string(existing.username ?? email.value)],
+                    logger: logger
+                )
             } catch let error as CognitoError where error.code == "UserNotFoundException" {
                 // Gone already.
             } catch let error as CognitoError {
@@ -152,8 +165,12 @@ extension CognitoIdentityProvider {
         do {
             let output = try await call(
                 "AdminCreateUser",
-                ["UserPoolId": .string(settings.userPoolID), "Username": .string(email.value), "UserAttributes": .array(attributes), "MessageAction": "SUPPRESS"],
-                logger: logger)
+                [
+                    "UserPoolId": .string(settings.userPoolID), "Username": .string(email.value), "UserAttributes": .array(attributes),
+                    "MessageAction": "SUPPRESS",
+                ],
+                logger: logger
+            )
             created = CognitoUser(output["User"]?.objectValue ?? [:])
         } catch let error as CognitoError where error.code == "UsernameExistsException" {
             throw error
@@ -185,20 +202,31 @@ extension CognitoIdentityProvider {
                         }
                         do {
                             return try await initiateAdminAuth(username: username, password: password, logger: logger)
-                        } catch let error as CognitoError where error.code == "NotAuthorizedException" || error.code == "PasswordResetRequiredException" {
+                        } catch let error as CognitoError
+                            where error.code == "NotAuthorizedException" || error.code == "PasswordResetRequiredException"
+                        {
                             logger.warning(
                                 "the stored password was refused: the user set their own (forgot-password) or an administrator reset it; not overwriting it",
-                                metadata: ["user.sub": .string(username), "cognito.error": .string(error.code)])
+                                metadata: ["user.sub": .string(username), "cognito.error": .string(error.code)]
+                            )
                             throw GatehouseError(.conflict, "This account has a password: sign in with your email and password.")
                         }
                     }
                     let password = Self.randomPassword(random)
                     _ = try await call(
                         "AdminSetUserPassword",
-                        ["UserPoolId": .string(settings.userPoolID), "Username": .string(username), "Password": .string(password), "Permanent": true],
-                        logger: logger)
+                        [
+                            "UserPoolId": .string(settings.userPoolID), "Username": .string(username), "Password": .string(password),
+                            "Permanent": true,
+                        ],
+                        logger: logger
+                    )
                     // Stored only once Cognito has it: a password stored but never set would lock the user out.
-                    let record = CognitoPasswordRecord(sub: username, sealedPassword: try box.seal(Array(password.utf8), context: context), createdAt: clock.now())
+                    let record = CognitoPasswordRecord(
+                        sub: username,
+                        sealedPassword: try box.seal(Array(password.utf8), context: context),
+                        createdAt: clock.now()
+                    )
                     try await store.write { try await $0.upsertCognitoPassword(record) }
                     return try await initiateAdminAuth(username: username, password: password, logger: logger)
                 } catch let error as CognitoError where error.code == "InvalidPasswordException" {
@@ -213,9 +241,12 @@ extension CognitoIdentityProvider {
     private func initiateAdminAuth(username: String, password: String, logger: Logger) async throws -> [String: JSONValue] {
         try await call(
             "AdminInitiateAuth",
-            ["UserPoolId": .string(settings.userPoolID), "ClientId": .string(settings.clientID), "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
-             "AuthParameters": ["USERNAME": .string(username), "PASSWORD": .string(password)]],
-            logger: logger)
+            [
+                "UserPoolId": .string(settings.userPoolID), "ClientId": .string(settings.clientID), "AuthFlow": "ADMIN_USER_PASSWORD_AUTH",
+                "AuthParameters": ["USERNAME": .string(username), "PASSWORD": .string(password)],
+            ],
+            logger: logger
+        )
     }
 
     /// Holds a store lease while `body` runs; waits (up to ~20 s) while another instance holds it.
@@ -249,10 +280,17 @@ extension CognitoIdentityProvider {
         do {
             _ = try await call(
                 "AdminUpdateUserAttributes",
-                ["UserPoolId": .string(settings.userPoolID), "Username": .string(username), "UserAttributes": [["Name": "name", "Value": .string(name)]]],
-                logger: logger)
+                [
+                    "UserPoolId": .string(settings.userPoolID), "Username": .string(username),
+                    "UserAttributes": [["Name": "name", "Value": .string(name)]],
+                ],
+                logger: logger
+            )
         } catch {
-            logger.info("could not store the display name at Cognito", metadata: ["cognito.error": .string((error as? CognitoError)?.code ?? "unknown")])
+            logger.info(
+                "could not store the display name at Cognito",
+                metadata: ["cognito.error": .string((error as? CognitoError)?.code ?? "unknown")]
+            )
         }
     }
 }

@@ -40,9 +40,15 @@ public struct CognitoIdentityProvider: IdentityProvider {
     ///   - keys: The pool's signing keys.
     ///   - appleVault: Set when Apple credentials are configured.
     public init(
-        settings: CognitoSettings, client: CognitoClient, store: any GatehouseStore, box: SecretBox, clock: any TimeSource,
-        random: any RandomSource, liveness: CachedSessionLiveness,
-        keys: RemoteKeySet, appleVault: AppleTokenVault? = nil
+        settings: CognitoSettings,
+        client: CognitoClient,
+        store: any GatehouseStore,
+        box: SecretBox,
+        clock: any TimeSource,
+        random: any RandomSource,
+        liveness: CachedSessionLiveness,
+        keys: RemoteKeySet,
+        appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
         self.client = client
@@ -79,7 +85,13 @@ public struct CognitoIdentityProvider: IdentityProvider {
 
     /// Turns an `AuthenticationResult` into our tokens and records the session (named by the access
     /// token's `origin_jti`) and the refresh token's hash, so that ending the session here is final.
-    func issued(_ output: [String: JSONValue], method: String, refreshToken presented: String? = nil, isNewUser: Bool? = nil, logger: Logger) async throws -> AuthTokens {
+    func issued(
+        _ output: [String: JSONValue],
+        method: String,
+        refreshToken presented: String? = nil,
+        isNewUser: Bool? = nil,
+        logger: Logger
+    ) async throws -> AuthTokens {
         guard let result = output["AuthenticationResult"]?.objectValue else {
             let challenge = output["ChallengeName"]?.stringValue ?? "none"
             logger.warning("Cognito asked for a challenge Gatehouse does not handle", metadata: ["cognito.challenge": .string(challenge)])
@@ -94,7 +106,9 @@ public struct CognitoIdentityProvider: IdentityProvider {
         let expiresIn = Int(result["ExpiresIn"]?.int64Value ?? 3600)
         // Read (not verified: it came straight from Cognito over TLS) to learn the session and user.
         let claims: [String: JSONValue]
-        do { claims = try CompactJWS(parsing: accessToken).claims } catch { throw GatehouseError.upstreamUnavailable(cause: "Cognito returned a malformed access token") }
+        do { claims = try CompactJWS(parsing: accessToken).claims } catch {
+            throw GatehouseError.upstreamUnavailable(cause: "Cognito returned a malformed access token")
+        }
         guard let sub = claims["sub"]?.stringValue else { throw GatehouseError.upstreamUnavailable(cause: "Cognito access token without sub") }
         let sessionID = Self.sessionID(claims)
         let now = clock.now()
@@ -107,7 +121,14 @@ public struct CognitoIdentityProvider: IdentityProvider {
             }
             if try await tx.refreshToken(hash: tokenHash) == nil {
                 try await tx.insertRefreshToken(
-                    RefreshTokenRecord(tokenHash: tokenHash, sessionID: sessionID, userID: sub, createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+                    RefreshTokenRecord(
+                        tokenHash: tokenHash,
+                        sessionID: sessionID,
+                        userID: sub,
+                        createdAt: now,
+                        expiresAt: now.addingTimeInterval(lifetime)
+                    )
+                )
             }
         }
         return AuthTokens(idToken: idToken, accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn, isNewUser: isNewUser)
@@ -131,7 +152,11 @@ public struct CognitoIdentityProvider: IdentityProvider {
             try await tx.revokeSessions(userID: sub, except: except, at: now, reason: reason)
             if cutOff {
                 // Rounded up: a token issued earlier in this second must not survive.
-                try await tx.recordSubjectRevocation(sub: sub, revokedBefore: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up)), deletedAt: nil)
+                try await tx.recordSubjectRevocation(
+                    sub: sub,
+                    revokedBefore: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up)),
+                    deletedAt: nil
+                )
             }
         }
         return [.sessionsChanged(sub: sub)]

@@ -16,7 +16,15 @@ public struct CognitoSettings: Sendable, Equatable {
     /// How long our record of a refresh token is kept (the app client's refresh-token validity).
     public var refreshTokenLifetime: TimeInterval
 
-    public init(userPoolID: String, clientID: String, region: String? = nil, endpoint: String? = nil, jwksURL: String? = nil, refreshRotation: Bool = false, refreshTokenLifetime: TimeInterval = 30 * 86_400) {
+    public init(
+        userPoolID: String,
+        clientID: String,
+        region: String? = nil,
+        endpoint: String? = nil,
+        jwksURL: String? = nil,
+        refreshRotation: Bool = false,
+        refreshTokenLifetime: TimeInterval = 30 * 86_400
+    ) {
         let region = region ?? Self.region(fromPoolID: userPoolID) ?? "us-east-1"
         self.userPoolID = userPoolID
         self.clientID = clientID

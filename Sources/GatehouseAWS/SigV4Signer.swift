@@ -118,7 +118,8 @@ public struct SigV4Signer: Sendable {
             }
         }
         let trailing = path.hasSuffix("/") && !(segments.last?.isEmpty ?? true) ? "/" : ""
-        let joined = "/" + segments.filter { !$0.isEmpty }.map { uriEncode($0.removingPercentEncoding ?? $0, encodeSlash: true) }.joined(separator: "/")
+        let joined =
+            "/" + segments.filter { !$0.isEmpty }.map { uriEncode($0.removingPercentEncoding ?? $0, encodeSlash: true) }.joined(separator: "/")
         return joined == "/" ? "/" : joined + trailing
     }
 

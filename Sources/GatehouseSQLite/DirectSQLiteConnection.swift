@@ -7,7 +7,10 @@ package struct DirectSQLiteError: Error, CustomStringConvertible, Sendable {
     package let message: String
 
     package var primaryCode: Int32 { code & 0xFF }
-    package var isUniqueViolation: Bool { code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || code == 1555 /* _PRIMARYKEY */ }
+    package var isUniqueViolation: Bool {
+        // SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY
+        code == 2067 || code == 1555
+    }
     package var description: String { "SQLite error \(code): \(message)" }
 }
 
@@ -133,6 +136,5 @@ package final class DirectSQLiteConnection: @unchecked Sendable {
         }
     }
 }
-
 
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -27,10 +27,12 @@ struct SQLSecretStore: SecretStore {
 
     func addSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws {
         try await store.writeSQL { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE gh_signing_keys SET retired_at = \(bind: retirePreviousAt.epochSeconds), expires_at = \(bind: expirePreviousAt.epochSeconds)
                 WHERE use = \(bind: key.use) AND retired_at IS NULL
-                """).run()
+                """
+            ).run()
             try await Self.insert(key, into: db, ignoringConflict: false)
         }
     }
@@ -38,10 +40,13 @@ struct SQLSecretStore: SecretStore {
     func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey {
         try await store.writeSQL { db in
             try await Self.insert(key, into: db, ignoringConflict: true)
-            guard let row = try await db.raw("""
-                SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
-                WHERE use = \(bind: key.use) AND retired_at IS NULL
-                """).first()
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
+                    WHERE use = \(bind: key.use) AND retired_at IS NULL
+                    """
+                ).first()
             else { throw GatehouseError.internalError(cause: "no active signing key after insert") }
             return try Self.decode(row)
         }
@@ -55,16 +60,23 @@ struct SQLSecretStore: SecretStore {
 
     static func insert(_ key: StoredSigningKey, into db: any SQLDatabase, ignoringConflict: Bool) async throws {
         let conflict: SQLQueryString = ignoringConflict ? " ON CONFLICT (use) WHERE retired_at IS NULL DO NOTHING" : ""
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO gh_signing_keys (kid, use, sealed_private_key, created_at, retired_at, expires_at)
             VALUES (\(bind: key.kid), \(bind: key.use), \(bind: key.sealedPrivateKey), \(bind: key.createdAt.epochSeconds),
                     \(bind: key.retiredAt?.epochSeconds), \(bind: key.expiresAt?.epochSeconds))\(conflict)
-            """).run()
+            """
+        ).run()
     }
 
     static func decode(_ row: any SQLRow) throws -> StoredSigningKey {
         StoredSigningKey(
-            kid: try row.string("kid"), use: try row.string("use"), sealedPrivateKey: try row.string("sealed_private_key"),
-            createdAt: try row.date("created_at"), retiredAt: try row.optionalDate("retired_at"), expiresAt: try row.optionalDate("expires_at"))
+            kid: try row.string("kid"),
+            use: try row.string("use"),
+            sealedPrivateKey: try row.string("sealed_private_key"),
+            createdAt: try row.date("created_at"),
+            retiredAt: try row.optionalDate("retired_at"),
+            expiresAt: try row.optionalDate("expires_at")
+        )
     }
 }

@@ -69,15 +69,19 @@ public final class SQLStore: GatehouseStore {
             }
             try await count("DELETE FROM gh_codes WHERE expires_at < \(bind: dayAgo) RETURNING user_id")
             try await count("DELETE FROM gh_refresh_tokens WHERE expires_at < \(bind: t) RETURNING token_hash")
-            try await count("""
+            try await count(
+                """
                 DELETE FROM gh_refresh_tokens WHERE session_id IN
                 (SELECT id FROM gh_sessions WHERE revoked_at IS NOT NULL AND revoked_at < \(bind: dayAgo)) RETURNING token_hash
-                """)
+                """
+            )
             try await count("DELETE FROM gh_sessions WHERE revoked_at IS NOT NULL AND revoked_at < \(bind: dayAgo) RETURNING id")
-            try await count("""
+            try await count(
+                """
                 DELETE FROM gh_sessions WHERE created_at < \(bind: dayAgo) AND NOT EXISTS
                 (SELECT 1 FROM gh_refresh_tokens r WHERE r.session_id = gh_sessions.id) RETURNING id
-                """)
+                """
+            )
             try await count("DELETE FROM gh_leases WHERE expires_at < \(bind: t) RETURNING name")
             // A cut-off older than the longest access-token lifetime (a day) decides nothing any more;
             // deletion tombstones stay.
@@ -85,11 +89,15 @@ public final class SQLStore: GatehouseStore {
             // Used web-flow states: once expired, the sealed state is refused on its own.
             try await count("DELETE FROM gh_authorization_states WHERE expires_at < \(bind: t) RETURNING state_hash")
             try await count("DELETE FROM gh_handoff_codes WHERE expires_at < \(bind: t) RETURNING code_hash")
-            try await count("DELETE FROM gh_apple_revocations WHERE completed_at IS NOT NULL AND completed_at < \(bind: t - 30 * 86_400) RETURNING id")
-            try await count("""
+            try await count(
+                "DELETE FROM gh_apple_revocations WHERE completed_at IS NOT NULL AND completed_at < \(bind: t - 30 * 86_400) RETURNING id"
+            )
+            try await count(
+                """
                 DELETE FROM gh_rate_limits WHERE window_start < \(bind: dayAgo)
                 AND (blocked_until IS NULL OR blocked_until < \(bind: t)) RETURNING bucket
-                """)
+                """
+            )
             return removed
         }
     }

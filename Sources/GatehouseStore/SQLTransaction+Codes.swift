@@ -4,37 +4,53 @@ import SQLKit
 
 extension SQLTransaction {
     func replaceCode(_ code: OneTimeCodeRecord) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO gh_codes (user_id, purpose, code_hash, created_at, expires_at, attempts)
             VALUES (\(bind: code.userID), \(bind: code.purpose.rawValue), \(bind: code.codeHash), \(bind: code.createdAt.epochSeconds),
                     \(bind: code.expiresAt.epochSeconds), \(bind: code.attempts))
             ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, attempts = excluded.attempts
-            """).run()
+            """
+        ).run()
     }
 
     func code(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> OneTimeCodeRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT user_id, purpose, code_hash, created_at, expires_at, attempts FROM gh_codes
             WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue)
-            """).map { row in
+            """
+        ).map { row in
             OneTimeCodeRecord(
-                userID: try row.string("user_id"), purpose: purpose, codeHash: try row.string("code_hash"),
-                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"), attempts: try row.int("attempts"))
+                userID: try row.string("user_id"),
+                purpose: purpose,
+                codeHash: try row.string("code_hash"),
+                createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"),
+                attempts: try row.int("attempts")
+            )
         }
     }
 
     func spendCodeAttempt(userID: String, purpose: OneTimeCodeRecord.Purpose, maxAttempts: Int) async throws -> OneTimeCodeRecord? {
         // Under READ COMMITTED a concurrent UPDATE of the row waits for the row lock and then
         // re-checks the WHERE clause against the committed count, so no two guesses share a try.
-        try await first("""
+        try await first(
+            """
             UPDATE gh_codes SET attempts = attempts + 1
             WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue) AND attempts < \(bind: maxAttempts)
             RETURNING user_id, code_hash, created_at, expires_at, attempts
-            """).map { row in
+            """
+        ).map { row in
             OneTimeCodeRecord(
-                userID: try row.string("user_id"), purpose: purpose, codeHash: try row.string("code_hash"),
-                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"), attempts: try row.int("attempts"))
+                userID: try row.string("user_id"),
+                purpose: purpose,
+                codeHash: try row.string("code_hash"),
+                createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"),
+                attempts: try row.int("attempts")
+            )
         }
     }
 
@@ -55,14 +71,18 @@ extension SQLTransaction {
     func incrementCounter(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter {
         let t = now.epochSeconds
         let cutoff = t - Int64(window.rounded(.up))
-        guard let row = try await first("""
-            INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
-            ON CONFLICT (bucket) DO UPDATE SET
-                count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
-                blocked_until = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until END,
-                window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
-            RETURNING count, window_start, blocked_until
-            """) else { throw GatehouseError.internalError(cause: "rate-limit upsert returned nothing") }
+        guard
+            let row = try await first(
+                """
+                INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
+                ON CONFLICT (bucket) DO UPDATE SET
+                    count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
+                    blocked_until = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until END,
+                    window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
+                RETURNING count, window_start, blocked_until
+                """
+            )
+        else { throw GatehouseError.internalError(cause: "rate-limit upsert returned nothing") }
         return try Self.decodeCounter(row)
     }
 
@@ -71,7 +91,8 @@ extension SQLTransaction {
         let cutoff = t - Int64(window.rounded(.up))
         // One statement: a blocked bucket matches no row to update, so nothing is counted and nothing
         // returned; concurrent reservations of one bucket take turns on its row lock.
-        return try await first("""
+        return try await first(
+            """
             INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
             ON CONFLICT (bucket) DO UPDATE SET
                 count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
@@ -79,15 +100,18 @@ extension SQLTransaction {
                 window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
             WHERE gh_rate_limits.blocked_until IS NULL OR gh_rate_limits.blocked_until <= \(bind: t)
             RETURNING count, window_start, blocked_until
-            """).map(Self.decodeCounter)
+            """
+        ).map(Self.decodeCounter)
     }
 
     func releaseAttempt(bucket: String, windowStart: Date, blockedUntil: Date?) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE gh_rate_limits SET count = count - 1,
                 blocked_until = CASE WHEN blocked_until = \(bind: blockedUntil?.epochSeconds) THEN NULL ELSE blocked_until END
             WHERE bucket = \(bind: bucket) AND window_start = \(bind: windowStart.epochSeconds) AND count > 0
-            """).run()
+            """
+        ).run()
     }
 
     func setBlockedUntil(bucket: String, until: Date) async throws {

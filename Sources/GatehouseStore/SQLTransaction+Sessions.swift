@@ -4,29 +4,41 @@ import SQLKit
 
 extension SQLTransaction {
     func insertSession(_ session: SessionRecord) async throws {
-        try await insert("""
+        try await insert(
+            """
             INSERT INTO gh_sessions (id, user_id, method, auth_time, created_at, revoked_at, revoked_reason)
             VALUES (\(bind: session.id), \(bind: session.userID), \(bind: session.method), \(bind: session.authTime.epochSeconds),
                     \(bind: session.createdAt.epochSeconds), \(bind: session.revokedAt?.epochSeconds), \(bind: session.revokedReason))
-            """, constraint: "session id")
+            """,
+            constraint: "session id"
+        )
     }
 
     func session(id: String) async throws -> SessionRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT id, user_id, method, auth_time, created_at, revoked_at, revoked_reason FROM gh_sessions WHERE id = \(bind: id)
-            """).map { row in
+            """
+        ).map { row in
             SessionRecord(
-                id: try row.string("id"), userID: try row.string("user_id"), method: try row.string("method"),
-                authTime: try row.date("auth_time"), createdAt: try row.date("created_at"),
-                revokedAt: try row.optionalDate("revoked_at"), revokedReason: try row.optionalString("revoked_reason"))
+                id: try row.string("id"),
+                userID: try row.string("user_id"),
+                method: try row.string("method"),
+                authTime: try row.date("auth_time"),
+                createdAt: try row.date("created_at"),
+                revokedAt: try row.optionalDate("revoked_at"),
+                revokedReason: try row.optionalString("revoked_reason")
+            )
         }
     }
 
     func revokeSession(id: String, at: Date, reason: SessionRecord.EndReason) async throws -> Bool {
-        try await first("""
+        try await first(
+            """
             UPDATE gh_sessions SET revoked_at = \(bind: at.epochSeconds), revoked_reason = \(bind: reason.rawValue)
             WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING id
-            """) != nil
+            """
+        ) != nil
     }
 
     func revokeSessions(userID: String, except: String?, at: Date, reason: SessionRecord.EndReason) async throws -> [String] {
@@ -55,29 +67,41 @@ extension SQLTransaction {
     }
 
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
-        try await insert("""
+        try await insert(
+            """
             INSERT INTO gh_refresh_tokens (token_hash, session_id, user_id, created_at, expires_at, rotated_at, successor_hash)
             VALUES (\(bind: token.tokenHash), \(bind: token.sessionID), \(bind: token.userID), \(bind: token.createdAt.epochSeconds),
                     \(bind: token.expiresAt.epochSeconds), \(bind: token.rotatedAt?.epochSeconds), \(bind: token.successorHash))
-            """, constraint: "refresh token")
+            """,
+            constraint: "refresh token"
+        )
     }
 
     func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT token_hash, session_id, user_id, created_at, expires_at, rotated_at, successor_hash
             FROM gh_refresh_tokens WHERE token_hash = \(bind: hash)
-            """).map { row in
+            """
+        ).map { row in
             RefreshTokenRecord(
-                tokenHash: try row.string("token_hash"), sessionID: try row.string("session_id"), userID: try row.string("user_id"),
-                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-                rotatedAt: try row.optionalDate("rotated_at"), successorHash: try row.optionalString("successor_hash"))
+                tokenHash: try row.string("token_hash"),
+                sessionID: try row.string("session_id"),
+                userID: try row.string("user_id"),
+                createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"),
+                rotatedAt: try row.optionalDate("rotated_at"),
+                successorHash: try row.optionalString("successor_hash")
+            )
         }
     }
 
     func markRefreshTokenRotated(hash: String, successorHash: String, at: Date) async throws -> Bool {
-        try await first("""
+        try await first(
+            """
             UPDATE gh_refresh_tokens SET rotated_at = \(bind: at.epochSeconds), successor_hash = \(bind: successorHash)
             WHERE token_hash = \(bind: hash) AND rotated_at IS NULL RETURNING token_hash
-            """) != nil
+            """
+        ) != nil
     }
 }

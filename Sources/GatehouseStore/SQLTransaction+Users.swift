@@ -6,11 +6,14 @@ extension SQLTransaction {
     static let userColumns = "id, email, email_key, email_verified, password_hash, confirmed, name, created_at, updated_at"
 
     func insertUser(_ user: UserRecord) async throws {
-        try await insert("""
+        try await insert(
+            """
             INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, created_at, updated_at)
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: user.emailKey), \(bind: user.emailVerified), \(bind: user.passwordHash),
                     \(bind: user.confirmed), \(bind: user.name), \(bind: user.createdAt.epochSeconds), \(bind: user.updatedAt.epochSeconds))
-            """, constraint: "user email")
+            """,
+            constraint: "user email"
+        )
     }
 
     func user(id: String) async throws -> UserRecord? {
@@ -22,12 +25,15 @@ extension SQLTransaction {
     }
 
     func updateUser(_ user: UserRecord) async throws {
-        try await insert("""
+        try await insert(
+            """
             UPDATE gh_users SET email = \(bind: user.email), email_key = \(bind: user.emailKey), email_verified = \(bind: user.emailVerified),
                 password_hash = \(bind: user.passwordHash), confirmed = \(bind: user.confirmed), name = \(bind: user.name),
                 updated_at = \(bind: user.updatedAt.epochSeconds)
             WHERE id = \(bind: user.id)
-            """, constraint: "user email")
+            """,
+            constraint: "user email"
+        )
     }
 
     func deleteUser(id: String) async throws {
@@ -36,56 +42,80 @@ extension SQLTransaction {
 
     static func decodeUser(_ row: any SQLRow) throws -> UserRecord {
         UserRecord(
-            id: try row.string("id"), email: try row.optionalString("email"), emailKey: try row.optionalString("email_key"),
-            emailVerified: try row.bool("email_verified"), passwordHash: try row.optionalString("password_hash"),
-            confirmed: try row.bool("confirmed"), name: try row.optionalString("name"),
-            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+            id: try row.string("id"),
+            email: try row.optionalString("email"),
+            emailKey: try row.optionalString("email_key"),
+            emailVerified: try row.bool("email_verified"),
+            passwordHash: try row.optionalString("password_hash"),
+            confirmed: try row.bool("confirmed"),
+            name: try row.optionalString("name"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
+        )
     }
 
     // MARK: Identities
 
     func insertIdentity(_ identity: IdentityRecord) async throws {
-        try await insert("""
+        try await insert(
+            """
             INSERT INTO gh_identities (provider, provider_subject, user_id, email, email_verified, linked_at)
             VALUES (\(bind: identity.provider), \(bind: identity.providerSubject), \(bind: identity.userID), \(bind: identity.email),
                     \(bind: identity.emailVerified), \(bind: identity.linkedAt.epochSeconds))
-            """, constraint: "identity")
+            """,
+            constraint: "identity"
+        )
     }
 
     func identity(provider: String, subject: String) async throws -> IdentityRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT provider, provider_subject, user_id, email, email_verified, linked_at FROM gh_identities
             WHERE provider = \(bind: provider) AND provider_subject = \(bind: subject)
-            """).map(Self.decodeIdentity)
+            """
+        ).map(Self.decodeIdentity)
     }
 
     /// The CASTs keep SQLite from marking the bound values as plan-relevant in this join, which made
     /// it re-prepare the cached statement on every execution (2.7% of the exchange's CPU).
     func identityWithUser(provider: String, subject: String) async throws -> (IdentityRecord, UserRecord)? {
-        guard let row = try await first("""
-            SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
-                   i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.created_at, u.updated_at
-            FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
-            WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
-            """) else { return nil }
+        guard
+            let row = try await first(
+                """
+                SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
+                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.created_at, u.updated_at
+                FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
+                WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
+                """
+            )
+        else { return nil }
         let identity = IdentityRecord(
-            provider: try row.string("provider"), providerSubject: try row.string("provider_subject"), userID: try row.string("user_id"),
-            email: try row.optionalString("identity_email"), emailVerified: try row.bool("identity_email_verified"), linkedAt: try row.date("linked_at"))
+            provider: try row.string("provider"),
+            providerSubject: try row.string("provider_subject"),
+            userID: try row.string("user_id"),
+            email: try row.optionalString("identity_email"),
+            emailVerified: try row.bool("identity_email_verified"),
+            linkedAt: try row.date("linked_at")
+        )
         return (identity, try Self.decodeUser(row))
     }
 
     func identities(userID: String) async throws -> [IdentityRecord] {
-        try await all("""
+        try await all(
+            """
             SELECT provider, provider_subject, user_id, email, email_verified, linked_at FROM gh_identities
             WHERE user_id = \(bind: userID) ORDER BY linked_at, provider
-            """).map(Self.decodeIdentity)
+            """
+        ).map(Self.decodeIdentity)
     }
 
     func updateIdentity(_ identity: IdentityRecord) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE gh_identities SET user_id = \(bind: identity.userID), email = \(bind: identity.email), email_verified = \(bind: identity.emailVerified)
             WHERE provider = \(bind: identity.provider) AND provider_subject = \(bind: identity.providerSubject)
-            """).run()
+            """
+        ).run()
     }
 
     func deleteIdentities(userID: String) async throws {
@@ -94,8 +124,13 @@ extension SQLTransaction {
 
     static func decodeIdentity(_ row: any SQLRow) throws -> IdentityRecord {
         IdentityRecord(
-            provider: try row.string("provider"), providerSubject: try row.string("provider_subject"), userID: try row.string("user_id"),
-            email: try row.optionalString("email"), emailVerified: try row.bool("email_verified"), linkedAt: try row.date("linked_at"))
+            provider: try row.string("provider"),
+            providerSubject: try row.string("provider_subject"),
+            userID: try row.string("user_id"),
+            email: try row.optionalString("email"),
+            emailVerified: try row.bool("email_verified"),
+            linkedAt: try row.date("linked_at")
+        )
     }
 
     // MARK: Profiles
@@ -106,12 +141,14 @@ extension SQLTransaction {
     }
 
     func insertProfileIfAbsent(_ profile: ProfileRecord) async throws -> ProfileRecord {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO gh_profiles (sub, email, email_verified, full_name, created_at, updated_at)
             VALUES (\(bind: profile.sub), \(bind: profile.email), \(bind: profile.emailVerified), \(bind: profile.fullName),
                     \(bind: profile.createdAt.epochSeconds), \(bind: profile.updatedAt.epochSeconds))
             ON CONFLICT (sub) DO NOTHING
-            """).run()
+            """
+        ).run()
         guard let stored = try await self.profile(sub: profile.sub) else {
             throw GatehouseError.internalError(cause: "profile vanished right after insert")
         }
@@ -119,11 +156,13 @@ extension SQLTransaction {
     }
 
     func updateProfile(_ profile: ProfileRecord) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE gh_profiles SET email = \(bind: profile.email), email_verified = \(bind: profile.emailVerified),
                 full_name = \(bind: profile.fullName), updated_at = \(bind: profile.updatedAt.epochSeconds)
             WHERE sub = \(bind: profile.sub)
-            """).run()
+            """
+        ).run()
     }
 
     func deleteProfile(sub: String) async throws {
@@ -132,7 +171,12 @@ extension SQLTransaction {
 
     static func decodeProfile(_ row: any SQLRow) throws -> ProfileRecord {
         ProfileRecord(
-            sub: try row.string("sub"), email: try row.optionalString("email"), emailVerified: try row.bool("email_verified"),
-            fullName: try row.optionalString("full_name"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+            sub: try row.string("sub"),
+            email: try row.optionalString("email"),
+            emailVerified: try row.bool("email_verified"),
+            fullName: try row.optionalString("full_name"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
+        )
     }
 }

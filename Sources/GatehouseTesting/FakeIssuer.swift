@@ -65,7 +65,15 @@ public final class FakeIssuer: Sendable {
     // MARK: Tokens
 
     /// The claims a real token of `provider` carries.
-    package func standardClaims(_ provider: Provider, audience: String, subject: String, email: String?, emailVerified: Bool = true, nonce: String? = nil, name: String? = nil) -> [String: JSONValue] {
+    package func standardClaims(
+        _ provider: Provider,
+        audience: String,
+        subject: String,
+        email: String?,
+        emailVerified: Bool = true,
+        nonce: String? = nil,
+        name: String? = nil
+    ) -> [String: JSONValue] {
         let now = clock.now().epochSeconds
         var claims: [String: JSONValue] = [
             "aud": .string(audience), "sub": .string(subject), "iat": .number(Double(now)), "exp": .number(Double(now + 600)),
@@ -94,7 +102,13 @@ public final class FakeIssuer: Sendable {
     }
 
     /// A signed token. `claims` and `header` entries replace the defaults; `nil` values remove them.
-    package func token(_ provider: Provider, claims: [String: JSONValue], changing: [String: JSONValue?] = [:], header: [String: JSONValue?] = [:], signedWith key: SigningKey? = nil) -> String {
+    package func token(
+        _ provider: Provider,
+        claims: [String: JSONValue],
+        changing: [String: JSONValue?] = [:],
+        header: [String: JSONValue?] = [:],
+        signedWith key: SigningKey? = nil
+    ) -> String {
         let signer = key ?? signingKey(provider)
         var body = claims
         for (name, value) in changing { body[name] = value }
@@ -104,14 +118,36 @@ public final class FakeIssuer: Sendable {
     }
 
     /// The usual case: a valid token for `audience`.
-    public func token(_ provider: Provider, audience: String, subject: String, email: String?, emailVerified: Bool = true, nonce: String? = nil, name: String? = nil) -> String {
-        token(provider, claims: standardClaims(provider, audience: audience, subject: subject, email: email, emailVerified: emailVerified, nonce: nonce, name: name))
+    public func token(
+        _ provider: Provider,
+        audience: String,
+        subject: String,
+        email: String?,
+        emailVerified: Bool = true,
+        nonce: String? = nil,
+        name: String? = nil
+    ) -> String {
+        token(
+            provider,
+            claims: standardClaims(
+                provider,
+                audience: audience,
+                subject: subject,
+                email: email,
+                emailVerified: emailVerified,
+                nonce: nonce,
+                name: name
+            )
+        )
     }
 
     // MARK: Server
 
     /// Starts the fake on 127.0.0.1 (an ephemeral port), runs `body`, and stops it.
-    public static func run<T: Sendable>(clock: any TimeSource = SystemTimeSource(), _ body: @escaping @Sendable (FakeIssuer) async throws -> T) async throws -> T {
+    public static func run<T: Sendable>(
+        clock: any TimeSource = SystemTimeSource(),
+        _ body: @escaping @Sendable (FakeIssuer) async throws -> T
+    ) async throws -> T {
         let keys: [Provider: [SigningKey]] = [
             .google: [try SigningKey.generate(use: .idToken, kid: "google-key-1", now: clock.now())],
             .apple: [try SigningKey.generate(use: .idToken, kid: "apple-key-1", now: clock.now())],
@@ -135,8 +171,11 @@ public final class FakeIssuer: Sendable {
             return "Apple sign-in page (fake)"
         }
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -162,8 +201,10 @@ public final class FakeIssuer: Sendable {
         if current.jwksDown { return Response(status: .serviceUnavailable) }
         let document = JSONValue.object(["keys": .array(try keys.withLock { $0[provider] ?? [] }.map { try $0.publicJWK() })])
         return Response(
-            status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(current.jwksMaxAge)"],
-            body: .init(byteBuffer: ByteBuffer(bytes: document.serialized())))
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(current.jwksMaxAge)"],
+            body: .init(byteBuffer: ByteBuffer(bytes: document.serialized()))
+        )
     }
 
     func form(_ request: Request) async throws -> [String: String] {
@@ -171,7 +212,9 @@ public final class FakeIssuer: Sendable {
         let text = String(buffer: try await request.collectBody(upTo: 64 * 1024))
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            let kv = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
             fields[kv[0]] = kv.count > 1 ? kv[1] : ""
         }
         return fields
@@ -183,10 +226,20 @@ public final class FakeIssuer: Sendable {
         let current = behaviour.withLock { $0 }
         if current.appleDown { return Response(status: .serviceUnavailable) }
         if let error = current.tokenError {
-            return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"\#(error)"}"#)))
+            return Response(
+                status: .badRequest,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"\#(error)"}"#))
+            )
         }
-        let n = counter.withLock { $0 += 1; return $0 }
-        let body: JSONValue = ["access_token": .string("apple-access-\(n)"), "token_type": "Bearer", "expires_in": 3600, "refresh_token": .string("apple-refresh-\(n)"), "id_token": "unused"]
+        let n = counter.withLock {
+            $0 += 1
+            return $0
+        }
+        let body: JSONValue = [
+            "access_token": .string("apple-access-\(n)"), "token_type": "Bearer", "expires_in": 3600, "refresh_token": .string("apple-refresh-\(n)"),
+            "id_token": "unused",
+        ]
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))
     }
 

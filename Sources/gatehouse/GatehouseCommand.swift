@@ -12,7 +12,8 @@ struct GatehouseCommand: AsyncParsableCommand {
         abstract: "Authentication backend for native and web apps.",
         discussion: "Settings come from GATEHOUSE_* environment variables and a .env file in the working directory.",
         subcommands: [Serve.self, Migrate.self, Keys.self, DoctorCommand.self],
-        defaultSubcommand: Serve.self)
+        defaultSubcommand: Serve.self
+    )
 }
 
 /// Options every command shares.
@@ -51,7 +52,9 @@ func reportingConfigurationErrors(_ body: () async throws -> Void) async throws 
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (migrating the database first unless GATEHOUSE_AUTO_MIGRATE=false).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP server (migrating the database first unless GATEHOUSE_AUTO_MIGRATE=false)."
+    )
 
     @OptionGroup var common: CommonOptions
 
@@ -101,7 +104,10 @@ struct Migrate: AsyncParsableCommand {
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Inspect or rotate the embedded pool's signing keys.", subcommands: [List.self, Rotate.self], defaultSubcommand: List.self)
+        abstract: "Inspect or rotate the embedded pool's signing keys.",
+        subcommands: [List.self, Rotate.self],
+        defaultSubcommand: List.self
+    )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the signing keys.")
@@ -119,7 +125,8 @@ struct Keys: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start signing with new keys. Old keys stay published until every token they signed has expired.")
+            abstract: "Start signing with new keys. Old keys stay published until every token they signed has expired."
+        )
         @OptionGroup var common: CommonOptions
 
         @Option(help: "Which key to rotate: id, access or both.")
@@ -145,7 +152,8 @@ struct Keys: AsyncParsableCommand {
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the configuration and what it points at (Cognito pool and app client, keys, issuer, mail); exit 1 on problems.")
+        abstract: "Check the configuration and what it points at (Cognito pool and app client, keys, issuer, mail); exit 1 on problems."
+    )
     @OptionGroup var common: CommonOptions
 
     func run() async throws {

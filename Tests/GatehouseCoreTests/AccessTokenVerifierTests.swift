@@ -11,7 +11,12 @@ struct AccessTokenVerifierTests {
     let clock = TestClock()
     let keyring = FixedKeys.keyring()
     var service: TokenService {
-        TokenService(settings: TokenSettings(issuer: "https://auth.example.com", clientID: "client-1"), keyring: keyring, clock: clock, random: SystemRandomSource())
+        TokenService(
+            settings: TokenSettings(issuer: "https://auth.example.com", clientID: "client-1"),
+            keyring: keyring,
+            clock: clock,
+            random: SystemRandomSource()
+        )
     }
     let subject = TokenSubject(sub: "11111111-2222-4333-8444-555555555555", email: "alice@example.com", emailVerified: true, name: "Alice")
     var session: SessionRecord {
@@ -84,7 +89,9 @@ struct AccessTokenVerifierTests {
         expectRefused(forge(header: ["alg": "RS256", "kid": "nope"], claims: .object(c)), "unknown kid")
         expectRefused(forge(header: ["alg": "RS256"], claims: .object(c)), "no kid")
         expectRefused(forge(header: ["alg": "none", "kid": "test-access-1"], claims: .object(c), key: nil) + "", "alg none")
-        let none = Base64URL.encode(JSONValue.object(["alg": "none", "kid": "test-access-1"]).serialized()) + "." + Base64URL.encode(JSONValue.object(c).serialized()) + "."
+        let none =
+            Base64URL.encode(JSONValue.object(["alg": "none", "kid": "test-access-1"]).serialized()) + "."
+            + Base64URL.encode(JSONValue.object(c).serialized()) + "."
         expectRefused(none, "alg none with empty signature")
         // HS256 keyed with the public key's bytes (the classic confusion attack).
         let pem = FixedKeys.accessKey.publicKey.pemRepresentation
@@ -141,7 +148,10 @@ struct AccessTokenVerifierTests {
         let jwks = try StrictJSONParser().parse(keyring.snapshot.jwks)
         let keys = try RS256KeySet.parseJWKS(keyring.snapshot.jwks)
         #expect(keys.contains(kid: "test-id-1") && keys.contains(kid: "test-access-1"))
-        guard case .object(let doc) = jwks, case .array(let entries)? = doc["keys"] else { Issue.record("bad JWKS"); return }
+        guard case .object(let doc) = jwks, case .array(let entries)? = doc["keys"] else {
+            Issue.record("bad JWKS")
+            return
+        }
         for case .object(let key) in entries {
             #expect(key["kty"] == "RSA" && key["alg"] == "RS256" && key["use"] == "sig" && key["n"] != nil && key["e"] == "AQAB")
             #expect(key["d"] == nil && key["p"] == nil, "no private material")
@@ -171,7 +181,9 @@ struct RefreshTokenCodecTests {
         #expect(RefreshTokenCodec.successor(of: token, key: mine) != RefreshChainAttack.successor(of: token))
     }
 
-    @Test(arguments: ["", "ghr1.", "ghr1.abc", "xyz." + String(repeating: "A", count: 43), "ghr1." + String(repeating: "A", count: 500), "eyJhbGciOi.x.y"])
+    @Test(arguments: [
+        "", "ghr1.", "ghr1.abc", "xyz." + String(repeating: "A", count: 43), "ghr1." + String(repeating: "A", count: 500), "eyJhbGciOi.x.y",
+    ])
     func refusesValuesThatCannotBeOurs(_ value: String) {
         #expect(RefreshTokenCodec.validate(value) == nil)
     }

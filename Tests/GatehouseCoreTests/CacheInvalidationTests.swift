@@ -1,6 +1,6 @@
 import Foundation
-import GatehouseInfrastructure
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseTesting
 import Testing
 

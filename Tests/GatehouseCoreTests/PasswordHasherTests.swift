@@ -54,7 +54,10 @@ struct PasswordHasherTests {
             for _ in 0..<6 {
                 group.addTask {
                     try await narrow.run {
-                        let now = running.withLock { $0 += 1; return $0 }
+                        let now = running.withLock {
+                            $0 += 1
+                            return $0
+                        }
                         peak.withLock { $0 = max($0, now) }
                         usleep(5_000)
                         running.withLock { $0 -= 1 }

@@ -12,7 +12,10 @@ struct StrictJSONParserTests {
 
     @Test func parsesEveryValueKind() throws {
         let value = try parse(#"{"s":"a\"b\\c\u00e9\ud83d\ude00","n":-12.5e2,"i":1795316257,"t":true,"f":false,"z":null,"a":[1,[2],{}]}"#)
-        guard case .object(let o) = value else { Issue.record("not an object"); return }
+        guard case .object(let o) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(o["s"] == .string("a\"b\\cé😀"))
         #expect(o["n"] == .number(-1250))
         #expect(o["i"]?.int64Value == 1_795_316_257)

@@ -42,7 +42,13 @@ struct SystemOpenSSLTests {
         let input = Array("header.claims".utf8)
         for _ in 0..<3 {
             let signature = try key.sign(input)
-            #expect(key.publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5))
+            #expect(
+                key.publicKey.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature),
+                    for: SHA256.hash(data: input),
+                    padding: .insecurePKCS1v1_5
+                )
+            )
         }
     }
 }

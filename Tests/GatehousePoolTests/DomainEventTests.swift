@@ -18,9 +18,11 @@ struct DomainEventTests {
             let principal = try await h.me(laptop)
             _ = try await h.me(phone)  // both cached as live (TTL 5 s; the clock does not move)
             try await h.sessions.signOutEverywhere(principal: principal, logger: h.logger)
-            let ended = try #require(recorder.events.compactMap { event -> [String]? in
-                if case .sessionsEnded(let ids) = event { return ids } else { return nil }
-            }.first)
+            let ended = try #require(
+                recorder.events.compactMap { event -> [String]? in
+                    if case .sessionsEnded(let ids) = event { return ids } else { return nil }
+                }.first
+            )
             #expect(Set(ended) == [principal.sessionID, try await sessionID(of: phone)])
             await #expect { try await h.me(laptop) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             await #expect { try await h.me(phone) } throws: { GatehouseError.Code.of($0) == .unauthorized }

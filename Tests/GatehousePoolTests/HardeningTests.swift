@@ -12,7 +12,10 @@ struct HardeningTests {
     static func countingHasher() -> CountingHasher {
         CountingHasher(
             ScryptPasswordHasher(
-                parameters: .init(logN: 4), pool: BlockingWorkPool(label: "c", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()))
+                parameters: .init(logN: 4),
+                pool: BlockingWorkPool(label: "c", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()
+            )
+        )
     }
 
     /// Whoever holds one refresh token of a session (a log, a backup, a stolen device image) used to be
@@ -56,7 +59,9 @@ struct HardeningTests {
             #expect(codes == Array(repeating: "invalid_grant", count: 6) + ["too_many_requests", "too_many_requests"])
             // A valid token from the same address still works; other addresses are not throttled.
             _ = try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: prober, logger: h.logger)
-            await #expect { try await h.sessions.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.sessions.refresh(refreshToken: RefreshTokenCodec.generate(SystemRandomSource()), client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
         }
@@ -68,7 +73,8 @@ struct HardeningTests {
     @Test(arguments: TestDatabase.available)
     func concurrentWrongPasswordsToOneAccountGetNoMoreEvaluationsThanSequentialOnes(_ database: TestDatabase) async throws {
         let counting = Self.countingHasher()
-        try await PoolHarness.run(database: database, hasher: { _ in counting }) { h in
+        let hasher: @Sendable (ScryptPasswordHasher) -> any PasswordHasher = { _ in counting }
+        try await PoolHarness.run(database: database, hasher: hasher) { h in
             try await h.confirmedUser("victim@example.com")
             let before = counting.evaluated
             let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
@@ -76,7 +82,12 @@ struct HardeningTests {
                     group.addTask {
                         let client = ClientInfo(address: "198.51.100.\(index)")
                         do {
-                            _ = try await h.passwords.signIn(email: "victim@example.com", password: "wrong pass \(index)", client: client, logger: h.logger)
+                            _ = try await h.passwords.signIn(
+                                email: "victim@example.com",
+                                password: "wrong pass \(index)",
+                                client: client,
+                                logger: h.logger
+                            )
                             return "success"
                         } catch let error as GatehouseError { return error.code.rawValue }
                     }
@@ -93,11 +104,17 @@ struct HardeningTests {
     @Test(arguments: TestDatabase.available)
     func concurrentWrongPasswordsFromOneAddressGetNoMoreEvaluationsThanSequentialOnes(_ database: TestDatabase) async throws {
         let counting = Self.countingHasher()
-        try await PoolHarness.run(database: database, hasher: { _ in counting }) { h in
+        let hasher: @Sendable (ScryptPasswordHasher) -> any PasswordHasher = { _ in counting }
+        try await PoolHarness.run(database: database, hasher: hasher) { h in
             let evaluated = try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<120 {
                     group.addTask {
-                        _ = try? await h.passwords.signIn(email: "user\(index)@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+                        _ = try? await h.passwords.signIn(
+                            email: "user\(index)@example.com",
+                            password: "wrong pass 1",
+                            client: h.client,
+                            logger: h.logger
+                        )
                     }
                 }
                 try await group.waitForAll()
@@ -115,19 +132,29 @@ struct HardeningTests {
         limits.codePerAccount = RateLimitRule(name: "code.account", freeAttempts: 1000, window: 3600)
         limits.codePerClient = RateLimitRule(name: "code.client", freeAttempts: 1000, window: 3600)
         try await PoolHarness.run(database: database, settings: PoolSettings(rateLimits: limits)) { h in
-            _ = try await h.passwords.signUp(email: "guess@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(
+                email: "guess@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             let code = try require(await h.mailer.latestCode(to: "guess@example.com", kind: "confirm_signup"))
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { _ = try? await h.passwords.confirmSignUp(email: "guess@example.com", code: wrong, client: h.client, logger: h.logger) }
+                    group.addTask {
+                        _ = try? await h.passwords.confirmSignUp(email: "guess@example.com", code: wrong, client: h.client, logger: h.logger)
+                    }
                 }
                 try await group.waitForAll()
             }
             let user = try require(try await h.store.read { try await $0.user(emailKey: "guess@example.com") })
             let stored = try await h.store.read { try await $0.code(userID: user.id, purpose: .confirmSignUp) }
             #expect(stored?.attempts == 5)
-            await #expect { try await h.passwords.confirmSignUp(email: "guess@example.com", code: code, client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.confirmSignUp(email: "guess@example.com", code: code, client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .codeExpired
             }
         }
@@ -222,7 +249,9 @@ struct HardeningTests {
             var sent = 0
             for _ in 0..<40 {
                 h.clock.advance(by: 61 * 12)  // five an hour at most, so the hourly cap never bites
-                if (try? await h.passwords.resendConfirmationCode(email: "flooded@example.com", client: h.client, logger: h.logger)) != nil { sent += 1 }
+                if (try? await h.passwords.resendConfirmationCode(email: "flooded@example.com", client: h.client, logger: h.logger)) != nil {
+                    sent += 1
+                }
             }
             // 40 requests over ~8 hours: the daily cap of 10 stops the rest.
             #expect(sent == 10)
@@ -244,7 +273,14 @@ struct HardeningTests {
             }
             #expect(answers == ["invalid_credentials", "invalid_credentials", "invalid_credentials", "invalid_credentials", "too_many_requests"])
             // Another /64 is another client.
-            await #expect { try await h.passwords.signIn(email: "user9@example.com", password: "wrong pass 1", client: ClientInfo(address: "2001:db8:aa:cc::1"), logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(
+                    email: "user9@example.com",
+                    password: "wrong pass 1",
+                    client: ClientInfo(address: "2001:db8:aa:cc::1"),
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
         }
@@ -265,7 +301,9 @@ struct RefusalDelayTests {
                 _ = try? await h.passwords.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
             }
             let started = ContinuousClock.now
-            await #expect { try await h.passwords.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "held@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .tooManyRequests
             }
             #expect(ContinuousClock.now - started >= .milliseconds(300))

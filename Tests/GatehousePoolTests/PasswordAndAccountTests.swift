@@ -13,20 +13,38 @@ struct PasswordAndAccountTests {
             let delivery = try await h.passwords.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
             #expect(delivery.destination == "a***@e***.com")
             let code = try require(await h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
-            await #expect { try await h.passwords.resetPassword(email: "alice@example.com", code: code, newPassword: "short", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.resetPassword(email: "alice@example.com", code: code, newPassword: "short", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidPassword
             }
-            try await h.passwords.resetPassword(email: "alice@example.com", code: code, newPassword: "brand new pass 2", client: h.client, logger: h.logger)
+            try await h.passwords.resetPassword(
+                email: "alice@example.com",
+                code: code,
+                newPassword: "brand new pass 2",
+                client: h.client,
+                logger: h.logger
+            )
             #expect(await h.mailer.all.last?.kind == "password_changed")
             await #expect { try await h.me(old) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             await #expect { try await h.sessions.refresh(refreshToken: old.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
             _ = try await h.passwords.signIn(email: "alice@example.com", password: "brand new pass 2", client: h.client, logger: h.logger)
-            await #expect { try await h.passwords.resetPassword(email: "alice@example.com", code: code, newPassword: "third pass 3", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.resetPassword(
+                    email: "alice@example.com",
+                    code: code,
+                    newPassword: "third pass 3",
+                    client: h.client,
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .codeMismatch
             }
         }
@@ -35,28 +53,57 @@ struct PasswordAndAccountTests {
     @Test func resetClearsSignInBackOff() async throws {
         try await PoolHarness.run { h in
             try await h.confirmedUser()
-            for _ in 0..<7 { _ = try? await h.passwords.signIn(email: "alice@example.com", password: "wrong 12345", client: h.client, logger: h.logger) }
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
+            for _ in 0..<7 {
+                _ = try? await h.passwords.signIn(email: "alice@example.com", password: "wrong 12345", client: h.client, logger: h.logger)
+            }
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .tooManyRequests
             }
             h.clock.advance(by: 61)
             _ = try await h.passwords.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
-            try await h.passwords.resetPassword(email: "alice@example.com", code: code, newPassword: "brand new pass 2", client: h.client, logger: h.logger)
-            _ = try await h.passwords.signIn(email: "alice@example.com", password: "brand new pass 2", client: ClientInfo(address: "192.0.2.1"), logger: h.logger)
+            try await h.passwords.resetPassword(
+                email: "alice@example.com",
+                code: code,
+                newPassword: "brand new pass 2",
+                client: h.client,
+                logger: h.logger
+            )
+            _ = try await h.passwords.signIn(
+                email: "alice@example.com",
+                password: "brand new pass 2",
+                client: ClientInfo(address: "192.0.2.1"),
+                logger: h.logger
+            )
         }
     }
 
     @Test func resetTakesBackAnAccountSomeoneElseStarted() async throws {
         try await PoolHarness.run { h in
             // An attacker signs up with the victim's address and never confirms.
-            _ = try await h.passwords.signUp(email: "victim@example.com", password: "attacker pass 1", fullName: "Mallory", client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(
+                email: "victim@example.com",
+                password: "attacker pass 1",
+                fullName: "Mallory",
+                client: h.client,
+                logger: h.logger
+            )
             h.clock.advance(by: 61)
             _ = try await h.passwords.forgotPassword(email: "victim@example.com", client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "victim@example.com", kind: "reset_password"))
-            try await h.passwords.resetPassword(email: "victim@example.com", code: code, newPassword: "victim pass 22", client: h.client, logger: h.logger)
+            try await h.passwords.resetPassword(
+                email: "victim@example.com",
+                code: code,
+                newPassword: "victim pass 22",
+                client: h.client,
+                logger: h.logger
+            )
             _ = try await h.passwords.signIn(email: "victim@example.com", password: "victim pass 22", client: h.client, logger: h.logger)
-            await #expect { try await h.passwords.signIn(email: "victim@example.com", password: "attacker pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "victim@example.com", password: "attacker pass 1", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
         }
@@ -70,7 +117,15 @@ struct PasswordAndAccountTests {
             let unknown = try await h.passwords.forgotPassword(email: "zed@example.com", client: h.client, logger: h.logger)
             #expect(known.medium == unknown.medium)
             #expect(await h.mailer.messages(to: "zed@example.com").isEmpty)
-            await #expect { try await h.passwords.resetPassword(email: "zed@example.com", code: "123456", newPassword: "brand new pass 2", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.resetPassword(
+                    email: "zed@example.com",
+                    code: "123456",
+                    newPassword: "brand new pass 2",
+                    client: h.client,
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .codeMismatch
             }
         }
@@ -81,13 +136,35 @@ struct PasswordAndAccountTests {
             let here = try await h.confirmedUser()
             let elsewhere = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             let principal = try await h.me(here)
-            await #expect { try await h.passwords.changePassword(principal: principal, currentPassword: "nope nope 1", newPassword: "brand new pass 2", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.changePassword(
+                    principal: principal,
+                    currentPassword: "nope nope 1",
+                    newPassword: "brand new pass 2",
+                    client: h.client,
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            await #expect { try await h.passwords.changePassword(principal: principal, currentPassword: "correct horse 9", newPassword: "weak", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.changePassword(
+                    principal: principal,
+                    currentPassword: "correct horse 9",
+                    newPassword: "weak",
+                    client: h.client,
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidPassword
             }
-            try await h.passwords.changePassword(principal: principal, currentPassword: "correct horse 9", newPassword: "brand new pass 2", client: h.client, logger: h.logger)
+            try await h.passwords.changePassword(
+                principal: principal,
+                currentPassword: "correct horse 9",
+                newPassword: "brand new pass 2",
+                client: h.client,
+                logger: h.logger
+            )
             _ = try await h.me(here)
             await #expect { try await h.me(elsewhere) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             _ = try await h.passwords.signIn(email: "alice@example.com", password: "brand new pass 2", client: h.client, logger: h.logger)
@@ -107,13 +184,21 @@ struct PasswordAndAccountTests {
                 GatehouseError.Code.of($0) == .invalidGrant
             }
             let leftovers = try await h.store.read { tx in
-                (try await tx.user(id: principal.sub), try await tx.profile(sub: principal.sub), try await tx.identities(userID: principal.sub),
-                 try await tx.activeSessionIDs(userID: principal.sub), try await tx.code(userID: principal.sub, purpose: .confirmSignUp))
+                (
+                    try await tx.user(id: principal.sub), try await tx.profile(sub: principal.sub), try await tx.identities(userID: principal.sub),
+                    try await tx.activeSessionIDs(userID: principal.sub), try await tx.code(userID: principal.sub, purpose: .confirmSignUp)
+                )
             }
             #expect(leftovers.0 == nil && leftovers.1 == nil && leftovers.2.isEmpty && leftovers.3.isEmpty && leftovers.4 == nil)
             // The address is free again.
             h.clock.advance(by: 61)
-            _ = try await h.passwords.signUp(email: "alice@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(
+                email: "alice@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             #expect(await h.mailer.all.last?.kind == "confirm_signup")
         }
     }

@@ -27,8 +27,11 @@ struct PoolHarness: Sendable {
     let client = ClientInfo(address: "198.51.100.7")
 
     static func run<T: Sendable>(
-        database: TestDatabase = .sqlite, settings: PoolSettings = PoolSettings(), logN: Int = 4,
-        hasher makeHasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil, _ body: @escaping @Sendable (PoolHarness) async throws -> T
+        database: TestDatabase = .sqlite,
+        settings: PoolSettings = PoolSettings(),
+        logN: Int = 4,
+        hasher makeHasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
+        _ body: @escaping @Sendable (PoolHarness) async throws -> T
     ) async throws -> T {
         try await database.withStore { store in
             let clock = TestClock()
@@ -39,28 +42,52 @@ struct PoolHarness: Sendable {
             defer { delivery.cancel() }
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
             let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
-            let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(logger: Logger(label: "t"))
-            let tokens = TokenService(settings: TokenSettings(issuer: "https://auth.test", clientID: "client-1"), keyring: Keyring(keys), clock: clock, random: SystemRandomSource())
+            let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(
+                logger: Logger(label: "t")
+            )
+            let tokens = TokenService(
+                settings: TokenSettings(issuer: "https://auth.test", clientID: "client-1"),
+                keyring: Keyring(keys),
+                clock: clock,
+                random: SystemRandomSource()
+            )
             let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: 5)
             let makePool: @Sendable (Int) -> EmbeddedUserPool = { logN in
                 // Generous queue bounds: the pool's own tests exercise them; here they would hide the limiter.
                 let hashing = BlockingWorkPool(label: "t", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()
                 let scrypt = ScryptPasswordHasher(parameters: .init(logN: logN), pool: hashing)
                 return EmbeddedUserPool(
-                    settings: settings, store: store, hasher: makeHasher?(scrypt) ?? scrypt,
-                    tokens: tokens, mailer: queue, box: box, clock: clock, random: SystemRandomSource(), liveness: liveness,
-                    refreshKey: refreshKey)
+                    settings: settings,
+                    store: store,
+                    hasher: makeHasher?(scrypt) ?? scrypt,
+                    tokens: tokens,
+                    mailer: queue,
+                    box: box,
+                    clock: clock,
+                    random: SystemRandomSource(),
+                    liveness: liveness,
+                    refreshKey: refreshKey
+                )
             }
             let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
             let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
             let pool = makePool(logN)
             return try await body(
                 PoolHarness(
-                    store: store, pool: pool, passwords: PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    store: store,
+                    pool: pool,
+                    passwords: PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
                     sessions: Sessions(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
                     accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events),
-                    profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events), domainEvents: events,
-                    limiter: limiter, clock: clock, mailer: mailer, liveness: liveness, makePool: makePool))
+                    profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events),
+                    domainEvents: events,
+                    limiter: limiter,
+                    clock: clock,
+                    mailer: mailer,
+                    liveness: liveness,
+                    makePool: makePool
+                )
+            )
         }
     }
 
@@ -87,7 +114,6 @@ func require<T>(_ value: T?, _ message: String = "missing value") throws -> T {
     guard let value else { throw GatehouseError.internalError(cause: message) }
     return value
 }
-
 
 extension GatehouseError.Code {
     static func of(_ error: any Error) -> GatehouseError.Code? { (error as? GatehouseError)?.code }

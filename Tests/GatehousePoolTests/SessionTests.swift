@@ -10,22 +10,37 @@ struct SessionTests {
         try await PoolHarness.run { h in
             try await h.confirmedUser("alice@example.com")
             for _ in 0..<5 {
-                await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+                await #expect {
+                    try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+                } throws: {
                     GatehouseError.Code.of($0) == .invalidCredentials
                 }
             }
             // The sixth failure blocks the account for a second, then the block doubles.
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            } throws: {
                 ($0 as? GatehouseError)?.code == .tooManyRequests && ($0 as? GatehouseError)?.retryAfter == 1
             }
             h.clock.advance(by: 1)
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "wrong pass 1", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: ClientInfo(address: "203.0.113.9"), logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(
+                    email: "alice@example.com",
+                    password: "correct horse 9",
+                    client: ClientInfo(address: "203.0.113.9"),
+                    logger: h.logger
+                )
+            } throws: {
                 ($0 as? GatehouseError)?.retryAfter == 2
             }
             h.clock.advance(by: 2)
@@ -91,9 +106,18 @@ struct SessionTests {
         try await PoolHarness.run(database: database) { h in
             let signIn = ProviderSignIn(
                 identity: VerifiedIdentity(
-                    provider: .google, subject: "google-sub-1", email: "racer@example.com", emailVerified: true, emailAuthoritative: true, isPrivateEmail: false,
-                    name: "Racer", audience: "client-1"),
-                nonce: nil, fullNameHint: nil)
+                    provider: .google,
+                    subject: "google-sub-1",
+                    email: "racer@example.com",
+                    emailVerified: true,
+                    emailAuthoritative: true,
+                    isPrivateEmail: false,
+                    name: "Racer",
+                    audience: "client-1"
+                ),
+                nonce: nil,
+                fullNameHint: nil
+            )
             for _ in 0..<25 {
                 let first = try await h.pool.signInWithProvider(signIn, client: h.client, logger: h.logger).tokens
                 let principal = try await h.me(first)

@@ -7,26 +7,43 @@ import Testing
 struct SignUpAndConfirmTests {
     @Test func signUpMailsACodeThatConfirms() async throws {
         try await PoolHarness.run { h in
-            let result = try await h.passwords.signUp(email: "Alice@Example.com", password: "correct horse 9", fullName: "  Alice  ", client: h.client, logger: h.logger)
+            let result = try await h.passwords.signUp(
+                email: "Alice@Example.com",
+                password: "correct horse 9",
+                fullName: "  Alice  ",
+                client: h.client,
+                logger: h.logger
+            )
             #expect(result.userConfirmed == false && result.codeDelivery == CodeDelivery(destination: "a***@e***.com"))
             let mail = try require(await h.mailer.all.last)
             #expect(mail.kind == "confirm_signup" && mail.to == "Alice@Example.com")
             #expect(mail.body.contains("Hello Alice,") && mail.body.contains("expires in 24 hours"))
             let code = try require(CapturingMailer.code(in: mail.body))
             // Unconfirmed: the right password gets 403, the wrong one 401.
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .userNotConfirmed
             }
-            await #expect { try await h.passwords.signIn(email: "alice@example.com", password: "wrong horse 9", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signIn(email: "alice@example.com", password: "wrong horse 9", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidCredentials
             }
-            try await h.passwords.confirmSignUp(email: "ALICE@example.com", code: String(code.prefix(3)) + " " + code.dropFirst(3), client: h.client, logger: h.logger)
+            try await h.passwords.confirmSignUp(
+                email: "ALICE@example.com",
+                code: String(code.prefix(3)) + " " + code.dropFirst(3),
+                client: h.client,
+                logger: h.logger
+            )
             let tokens = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             let user = try await h.store.read { try await $0.user(emailKey: "alice@example.com") }
             #expect(user?.confirmed == true && user?.emailVerified == true && user?.name == "Alice" && user?.id == result.userSub)
             #expect(try await h.me(tokens).sub == result.userSub)
             // The code was used up.
-            await #expect { try await h.passwords.confirmSignUp(email: "alice@example.com", code: code, client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.confirmSignUp(email: "alice@example.com", code: code, client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .codeMismatch
             }
         }
@@ -34,9 +51,21 @@ struct SignUpAndConfirmTests {
 
     @Test func anExistingAddressGetsTheSameAnswerAndANotice() async throws {
         try await PoolHarness.run { h in
-            let first = try await h.passwords.signUp(email: "alice@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            let first = try await h.passwords.signUp(
+                email: "alice@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             h.clock.advance(by: 61)
-            let second = try await h.passwords.signUp(email: "ALICE@example.com", password: "another pass 1", fullName: "Mallory", client: h.client, logger: h.logger)
+            let second = try await h.passwords.signUp(
+                email: "ALICE@example.com",
+                password: "another pass 1",
+                fullName: "Mallory",
+                client: h.client,
+                logger: h.logger
+            )
             #expect(second.userConfirmed == first.userConfirmed && second.codeDelivery == first.codeDelivery)
             #expect(second.userSub != first.userSub, "the real id is not revealed")
             #expect(await h.mailer.all.map(\.kind) == ["confirm_signup", "already_registered"])
@@ -52,7 +81,13 @@ struct SignUpAndConfirmTests {
             let results = try await withThrowingTaskGroup(of: SignUpResult.self) { group in
                 for i in 0..<8 {
                     group.addTask {
-                        try await h.passwords.signUp(email: "race@example.com", password: "correct horse \(i)", fullName: nil, client: ClientInfo(address: "10.0.0.\(i)"), logger: h.logger)
+                        try await h.passwords.signUp(
+                            email: "race@example.com",
+                            password: "correct horse \(i)",
+                            fullName: nil,
+                            client: ClientInfo(address: "10.0.0.\(i)"),
+                            logger: h.logger
+                        )
                     }
                 }
                 return try await group.reduce(into: [SignUpResult]()) { $0.append($1) }
@@ -70,7 +105,9 @@ struct SignUpAndConfirmTests {
             let code = try require(await h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<5 {
-                await #expect { try await h.passwords.confirmSignUp(email: "bob@example.com", code: wrong, client: h.client, logger: h.logger) } throws: {
+                await #expect {
+                    try await h.passwords.confirmSignUp(email: "bob@example.com", code: wrong, client: h.client, logger: h.logger)
+                } throws: {
                     GatehouseError.Code.of($0) == .codeMismatch
                 }
             }
@@ -87,10 +124,18 @@ struct SignUpAndConfirmTests {
 
     @Test func codesExpire() async throws {
         try await PoolHarness.run { h in
-            _ = try await h.passwords.signUp(email: "carol@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(
+                email: "carol@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             let code = try require(await h.mailer.latestCode(to: "carol@example.com", kind: "confirm_signup"))
             h.clock.advance(by: 24 * 3600 + 1)
-            await #expect { try await h.passwords.confirmSignUp(email: "carol@example.com", code: code, client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.confirmSignUp(email: "carol@example.com", code: code, client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .codeExpired
             }
         }
@@ -98,7 +143,13 @@ struct SignUpAndConfirmTests {
 
     @Test func unknownAddressesLookTheSame() async throws {
         try await PoolHarness.run { h in
-            _ = try await h.passwords.signUp(email: "dave@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            _ = try await h.passwords.signUp(
+                email: "dave@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             h.clock.advance(by: 61)
             let known = try await h.passwords.resendConfirmationCode(email: "dave@example.com", client: h.client, logger: h.logger)
             let unknown = try await h.passwords.resendConfirmationCode(email: "nobody@example.com", client: h.client, logger: h.logger)
@@ -110,7 +161,9 @@ struct SignUpAndConfirmTests {
                     ($0 as? GatehouseError)?.code == .tooManyRequests && ($0 as? GatehouseError)?.retryAfter ?? 0 > 0
                 }
             }
-            await #expect { try await h.passwords.confirmSignUp(email: "nobody@example.com", code: "123456", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.confirmSignUp(email: "nobody@example.com", code: "123456", client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .codeMismatch
             }
         }
@@ -119,7 +172,13 @@ struct SignUpAndConfirmTests {
     @Test func aFailingMailerDoesNotChangeTheAnswer() async throws {
         try await PoolHarness.run { h in
             h.mailer.setFailing(true)
-            let result = try await h.passwords.signUp(email: "erin@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            let result = try await h.passwords.signUp(
+                email: "erin@example.com",
+                password: "correct horse 9",
+                fullName: nil,
+                client: h.client,
+                logger: h.logger
+            )
             #expect(result.userConfirmed == false)
             #expect(try await h.store.read { try await $0.user(emailKey: "erin@example.com") } != nil)
         }
@@ -127,13 +186,25 @@ struct SignUpAndConfirmTests {
 
     @Test func policyAndInputErrorsComeFirst() async throws {
         try await PoolHarness.run { h in
-            await #expect { try await h.passwords.signUp(email: "frank@example.com", password: "short", fullName: nil, client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signUp(email: "frank@example.com", password: "short", fullName: nil, client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidPassword
             }
-            await #expect { try await h.passwords.signUp(email: "not-an-email", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signUp(email: "not-an-email", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidRequest
             }
-            await #expect { try await h.passwords.signUp(email: "frank@example.com", password: "correct horse 9", fullName: "bell\u{07}", client: h.client, logger: h.logger) } throws: {
+            await #expect {
+                try await h.passwords.signUp(
+                    email: "frank@example.com",
+                    password: "correct horse 9",
+                    fullName: "bell\u{07}",
+                    client: h.client,
+                    logger: h.logger
+                )
+            } throws: {
                 GatehouseError.Code.of($0) == .invalidRequest
             }
             #expect(await h.mailer.all.isEmpty)

@@ -17,7 +17,11 @@ struct AppleWebFlowTests {
 
     /// GET /auth/apple/authorize, what it sent to Apple, and the cookie it set (as a `Cookie` header
     /// value, `name=value`, the way the browser sends it back).
-    static func authorize(_ client: any TestClientProtocol, _ pkce: PKCE, nonce: String? = "app-nonce") async throws -> (reply: Reply, query: [String: String], cookie: String?) {
+    static func authorize(
+        _ client: any TestClientProtocol,
+        _ pkce: PKCE,
+        nonce: String? = "app-nonce"
+    ) async throws -> (reply: Reply, query: [String: String], cookie: String?) {
         var path = "/auth/apple/authorize?code_challenge=\(pkce.challenge)&code_challenge_method=S256"
         if let nonce { path += "&nonce=\(nonce)" }
         let reply = try await client.send(.get, path)
@@ -54,17 +58,28 @@ struct AppleWebFlowTests {
                 let (redirect, query, cookie) = try await Self.authorize(client, pkce, nonce: "app-nonce")
                 #expect(redirect.status == .found)
                 #expect(redirect.headers[.location]?.hasPrefix(issuer.appleAPIURL + "/auth/authorize?") == true)
-                #expect(query["response_mode"] == "form_post" && query["response_type"] == "code id_token" && query["client_id"] == Clients.appleServices)
+                #expect(
+                    query["response_mode"] == "form_post" && query["response_type"] == "code id_token" && query["client_id"] == Clients.appleServices
+                )
                 #expect(query["redirect_uri"] == "http://gatehouse.test/auth/apple/callback" && query["scope"] == "name email")
                 #expect(query["nonce"] == Digests.sha256Hex("app-nonce"))
                 let state = try #require(query["state"])
                 #expect(state.count >= 43)
 
                 // Apple posts back (the token carries the hashed nonce Apple was given).
-                let idToken = issuer.token(.apple, claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-web", email: "web@icloud.com"), changing: ["nonce": .string(query["nonce"]!)])
+                let idToken = issuer.token(
+                    .apple,
+                    claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-web", email: "web@icloud.com"),
+                    changing: ["nonce": .string(query["nonce"]!)]
+                )
                 let page = try await Self.callback(
-                    client, ["state": state, "code": "web-code", "id_token": idToken, "user": #"{"name":{"firstName":"Wendy","lastName":"Web"},"email":"web@icloud.com"}"#],
-                    cookie: cookie)
+                    client,
+                    [
+                        "state": state, "code": "web-code", "id_token": idToken,
+                        "user": #"{"name":{"firstName":"Wendy","lastName":"Web"},"email":"web@icloud.com"}"#,
+                    ],
+                    cookie: cookie
+                )
                 #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
                 let csp = try #require(page.headers[.contentSecurityPolicy])
                 #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'sha256-") && !csp.contains("unsafe-inline"))
@@ -100,7 +115,11 @@ struct AppleWebFlowTests {
                 func handoff() async throws -> (String, PKCE) {
                     let pkce = PKCE()
                     let (_, query, cookie) = try await Self.authorize(client, pkce)
-                    let idToken = issuer.token(.apple, claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-w2", email: nil), changing: ["nonce": .string(query["nonce"]!)])
+                    let idToken = issuer.token(
+                        .apple,
+                        claims: issuer.standardClaims(.apple, audience: Clients.appleServices, subject: "a-w2", email: nil),
+                        changing: ["nonce": .string(query["nonce"]!)]
+                    )
                     let page = try await Self.callback(client, ["state": query["state"]!, "id_token": idToken], cookie: cookie)
                     return (try #require(Self.value(Self.target(page), "code")), pkce)
                 }
@@ -111,8 +130,14 @@ struct AppleWebFlowTests {
                 #expect(right.status == .unauthorized, "a wrong verifier spends the code")
                 let (late, latePKCE) = try await handoff()
                 clock.advance(by: 61)
-                #expect(try await client.send(.post, "/auth/handoff", json: ["code": .string(late), "code_verifier": .string(latePKCE.verifier)]).status == .unauthorized)
-                #expect(try await client.send(.post, "/auth/handoff", json: ["code": "made-up", "code_verifier": .string(latePKCE.verifier)]).status == .unauthorized)
+                #expect(
+                    try await client.send(.post, "/auth/handoff", json: ["code": .string(late), "code_verifier": .string(latePKCE.verifier)]).status
+                        == .unauthorized
+                )
+                #expect(
+                    try await client.send(.post, "/auth/handoff", json: ["code": "made-up", "code_verifier": .string(latePKCE.verifier)]).status
+                        == .unauthorized
+                )
             }
         }
     }
@@ -139,7 +164,11 @@ struct AppleWebFlowTests {
                 #expect(Self.value(Self.target(page), "error") == "invalid_token")
                 // Apple's own errors (the user cancelled) come back as they are; garbage is generic.
                 let (_, cancelled, cancelledCookie) = try await Self.authorize(client, PKCE())
-                let cancel = try await Self.callback(client, ["state": cancelled["state"]!, "error": "user_cancelled_authorize"], cookie: cancelledCookie)
+                let cancel = try await Self.callback(
+                    client,
+                    ["state": cancelled["state"]!, "error": "user_cancelled_authorize"],
+                    cookie: cancelledCookie
+                )
                 #expect(Self.value(Self.target(cancel), "error") == "user_cancelled_authorize")
                 #expect(Self.value(Self.target(try await Self.callback(client, ["error": "<b>x</b>"])), "error") == "apple_error")
             }
@@ -151,14 +180,19 @@ struct AppleWebFlowTests {
             let (app, _) = try await TestApp.social(issuer: issuer) { $0.appleCallbackMode = .forward }
             try await app.live { client in
                 let payloads = [
-                    #""><script>alert(1)</script>"#, "javascript:alert(1)", #"';alert(1);//"#, "https://evil.example/", "\u{2028}</script><img src=x onerror=alert(1)>",
+                    #""><script>alert(1)</script>"#, "javascript:alert(1)", #"';alert(1);//"#, "https://evil.example/",
+                    "\u{2028}</script><img src=x onerror=alert(1)>",
                     "%0d%0aLocation: https://evil.example", "{{7*7}}",
                 ]
                 for payload in payloads {
-                    let page = try await Self.callback(client, [
-                        "id_token": payload, "code": payload, "state": "",
-                        "user": #"{"name":{"firstName":"\#(payload.replacingOccurrences(of: "\"", with: "\\\""))","lastName":"x"},"email":"\#(payload)"}"#,
-                    ])
+                    let page = try await Self.callback(
+                        client,
+                        [
+                            "id_token": payload, "code": payload, "state": "",
+                            "user":
+                                #"{"name":{"firstName":"\#(payload.replacingOccurrences(of: "\"", with: "\\\""))","lastName":"x"},"email":"\#(payload)"}"#,
+                        ]
+                    )
                     #expect(page.status == .ok)
                     #expect(!page.bodyText.contains("<script>alert"), "payload reached the page raw")
                     #expect(!page.bodyText.contains("<img"), "payload reached the page raw")
@@ -184,13 +218,21 @@ struct AppleWebFlowTests {
             }
             try await app.live { client in
                 let idToken = issuer.token(.apple, audience: Clients.appleServices, subject: "a-fwd", email: "fwd@icloud.com")
-                let page = try await Self.callback(client, ["id_token": idToken, "code": "c-fwd", "user": #"{"name":{"firstName":"Fay","lastName":"Ward"},"email":"fwd@icloud.com"}"#])
+                let page = try await Self.callback(
+                    client,
+                    ["id_token": idToken, "code": "c-fwd", "user": #"{"name":{"firstName":"Fay","lastName":"Ward"},"email":"fwd@icloud.com"}"#]
+                )
                 let target = try #require(Self.target(page))
                 #expect(target.scheme == "myapp" && target.host == "apple-callback")
                 #expect(Self.value(target, "id_token") == idToken && Self.value(target, "code") == "c-fwd")
                 #expect(Self.value(target, "email") == "fwd@icloud.com" && Self.value(target, "name") == "Fay Ward")
                 // The seeds' app then posts the token to /auth/apple, which verifies it.
-                let tokens = try await SocialVerificationTests.apple(client, Self.value(target, "id_token")!, code: Self.value(target, "code"), fullName: Self.value(target, "name"))
+                let tokens = try await SocialVerificationTests.apple(
+                    client,
+                    Self.value(target, "id_token")!,
+                    code: Self.value(target, "code"),
+                    fullName: Self.value(target, "name")
+                )
                 #expect(tokens.status == .ok && tokens["is_new_user"] == .bool(true))
             }
         }

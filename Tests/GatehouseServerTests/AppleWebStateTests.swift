@@ -1,11 +1,12 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+
+@testable import GatehouseStore
 
 /// The web flow's `state` (security review, issue 11, items 5 and 6): sealed, so starting a flow
 /// writes nothing; bound to the starting browser by a `__Host-` cookie; accepted once.
@@ -71,7 +72,11 @@ struct AppleWebStateTests {
                 let page = try await Flow.callback(client, answer, cookie: attackerCookie)
                 #expect(page.headers[values: .setCookie] == ["__Host-gatehouse-apple=; Max-Age=0; \(Self.cookieAttributes)"], "the cookie is spent")
                 let code = try #require(Flow.value(Flow.target(page), "code"))
-                let tokens = try await client.send(.post, "/auth/handoff", json: ["code": .string(code), "code_verifier": .string(attacker.verifier)])
+                let tokens = try await client.send(
+                    .post,
+                    "/auth/handoff",
+                    json: ["code": .string(code), "code_verifier": .string(attacker.verifier)]
+                )
                 #expect(tokens.status == .ok)
             }
         }
@@ -114,7 +119,9 @@ struct AppleWebStateTests {
                 var chars = Array(state)
                 let middle = chars.count / 2
                 chars[middle] = chars[middle] == "A" ? "B" : "A"
-                let variants = [String(chars), String(state.dropLast(4)), state + "AAAA", "v1." + String(repeating: "A", count: 200), String(state.dropFirst(3))]
+                let variants = [
+                    String(chars), String(state.dropLast(4)), state + "AAAA", "v1." + String(repeating: "A", count: 200), String(state.dropFirst(3)),
+                ]
                 for variant in variants {
                     var answer = Self.appleAnswer(issuer, query, subject: "a-tamper")
                     answer["state"] = variant

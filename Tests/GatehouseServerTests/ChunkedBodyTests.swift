@@ -27,7 +27,13 @@ struct ChunkedBodyTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gh-chunked-\(UUID().uuidString)")
         try body.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let result = try await PythonScript.run("chunked_post.py", arguments: [String(port), path, contentType, file.path], requiring: "http.client") else {
+        guard
+            let result = try await PythonScript.run(
+                "chunked_post.py",
+                arguments: [String(port), path, contentType, file.path],
+                requiring: "http.client"
+            )
+        else {
             return nil
         }
         let line = try #require(result.output.split(separator: "\n").last.map(String.init), "\(result.output)")
@@ -52,8 +58,20 @@ struct ChunkedBodyTests {
 
             // The form endpoint answers as it does to a declared oversize form: its page, sending the
             // browser back to the app with `error=invalid_request` (never a 500).
-            let form = try #require(try await Self.postChunked(port: port, "/auth/apple/callback", contentType: "application/x-www-form-urlencoded", body: "state=s&code=c&id_token=" + padding))
-            let declared = try await client.send(.post, "/auth/apple/callback", raw: "state=s&code=c&id_token=" + padding, contentType: "application/x-www-form-urlencoded")
+            let form = try #require(
+                try await Self.postChunked(
+                    port: port,
+                    "/auth/apple/callback",
+                    contentType: "application/x-www-form-urlencoded",
+                    body: "state=s&code=c&id_token=" + padding
+                )
+            )
+            let declared = try await client.send(
+                .post,
+                "/auth/apple/callback",
+                raw: "state=s&code=c&id_token=" + padding,
+                contentType: "application/x-www-form-urlencoded"
+            )
             #expect(form.status == Int(declared.status.code) && form.status == 200, "\(form)")
             #expect(form.contentType.hasPrefix("text/html") && form.body.contains("invalid_request"), "\(form)")
 
@@ -62,7 +80,14 @@ struct ChunkedBodyTests {
             #expect(await app.mailer.all.isEmpty)
 
             // A chunked body under the cap is read as usual.
-            let small = try #require(try await Self.postChunked(port: port, "/auth/signup", contentType: "application/json", body: #"{"email":"small@example.com","password":"correct horse 9"}"#))
+            let small = try #require(
+                try await Self.postChunked(
+                    port: port,
+                    "/auth/signup",
+                    contentType: "application/json",
+                    body: #"{"email":"small@example.com","password":"correct horse 9"}"#
+                )
+            )
             #expect(small.status == 201, "\(small)")
         }
     }

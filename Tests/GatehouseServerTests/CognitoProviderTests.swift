@@ -32,7 +32,9 @@ struct CognitoProviderTests {
             #expect(signUp["code_delivery"]?.objectValue?["medium"] == "EMAIL")
             // The same answer for an address that already has an account.
             let again = try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "password2"])
-            #expect(again.status == .created && Set(again.object.keys) == Set(signUp.object.keys) && again.string("user_sub") != signUp.string("user_sub"))
+            #expect(
+                again.status == .created && Set(again.object.keys) == Set(signUp.object.keys) && again.string("user_sub") != signUp.string("user_sub")
+            )
 
             let early = try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password1"])
             #expect(early.status == .forbidden && early.errorCode == "user_not_confirmed")
@@ -49,7 +51,10 @@ struct CognitoProviderTests {
             #expect(tokens.status == .ok && tokens.string("token_type") == "Bearer" && tokens["expires_in"] != nil)
             let access = tokens.string("access_token")
             let me = try await client.send(.get, "/me", bearer: access)
-            #expect(me.status == .ok && me.string("email") == email && me["email_verified"] == .bool(true) && me.string("sub") == signUp.string("user_sub"))
+            #expect(
+                me.status == .ok && me.string("email") == email && me["email_verified"] == .bool(true)
+                    && me.string("sub") == signUp.string("user_sub")
+            )
             #expect(me.string("full_name") == "Alice")
             #expect(try await client.send(.get, "/me", bearer: tokens.string("id_token")).status == .unauthorized, "ID tokens are refused")
             let patched = try await client.send(.patch, "/me", json: ["full_name": "Alice A."], bearer: access)
@@ -72,20 +77,50 @@ struct CognitoProviderTests {
             // Reset ends every session; the new password works.
             let before = try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password1"])
             #expect(try await client.send(.post, "/auth/password/forgot", json: ["email": .string(email)]).status == .ok)
-            #expect(try await client.send(.post, "/auth/password/reset", json: ["email": .string(email), "code": "111111", "new_password": "password2"]).errorCode == "code_mismatch")
+            #expect(
+                try await client.send(.post, "/auth/password/reset", json: ["email": .string(email), "code": "111111", "new_password": "password2"])
+                    .errorCode == "code_mismatch"
+            )
             let resetCode = try await moto.latestCode("reset", for: email)
-            #expect(try await client.send(.post, "/auth/password/reset", json: ["email": .string(email), "code": .string(resetCode), "new_password": "short"]).errorCode == "invalid_password")
-            #expect(try await client.send(.post, "/auth/password/reset", json: ["email": .string(email), "code": .string(resetCode), "new_password": "password2"]).status == .ok)
+            #expect(
+                try await client.send(
+                    .post,
+                    "/auth/password/reset",
+                    json: ["email": .string(email), "code": .string(resetCode), "new_password": "short"]
+                ).errorCode == "invalid_password"
+            )
+            #expect(
+                try await client.send(
+                    .post,
+                    "/auth/password/reset",
+                    json: ["email": .string(email), "code": .string(resetCode), "new_password": "password2"]
+                ).status == .ok
+            )
             #expect(try await client.send(.get, "/me", bearer: before.string("access_token")).status == .unauthorized)
             #expect(try await client.send(.post, "/auth/refresh", json: ["refresh_token": before["refresh_token"]!]).errorCode == "invalid_grant")
-            #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password1"]).errorCode == "invalid_credentials")
+            #expect(
+                try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password1"]).errorCode
+                    == "invalid_credentials"
+            )
 
             // Change password: the wrong current password is refused; other sessions end, this one stays.
             let first = try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password2"])
             let second = try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password2"])
-            let wrongCurrent = try await client.send(.post, "/auth/password/change", json: ["current_password": "nope12345", "new_password": "password3"], bearer: second.string("access_token"))
+            let wrongCurrent = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "nope12345", "new_password": "password3"],
+                bearer: second.string("access_token")
+            )
             #expect(wrongCurrent.errorCode == "invalid_credentials")
-            #expect(try await client.send(.post, "/auth/password/change", json: ["current_password": "password2", "new_password": "password3"], bearer: second.string("access_token")).status == .ok)
+            #expect(
+                try await client.send(
+                    .post,
+                    "/auth/password/change",
+                    json: ["current_password": "password2", "new_password": "password3"],
+                    bearer: second.string("access_token")
+                ).status == .ok
+            )
             #expect(try await client.send(.get, "/me", bearer: first.string("access_token")).status == .unauthorized)
             #expect(try await client.send(.get, "/me", bearer: second.string("access_token")).status == .ok)
 
@@ -96,15 +131,20 @@ struct CognitoProviderTests {
             #expect(try await client.send(.delete, "/me", bearer: last.string("access_token")).status == .noContent)
             #expect(try await client.send(.get, "/me", bearer: last.string("access_token")).status == .unauthorized)
             #expect(try await client.send(.post, "/auth/refresh", json: ["refresh_token": last["refresh_token"]!]).errorCode == "invalid_grant")
-            #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password3"]).errorCode == "invalid_credentials")
+            #expect(
+                try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password3"]).errorCode
+                    == "invalid_credentials"
+            )
             return tokens.string("refresh_token")
         }
         // Nothing secret reached the log: no address, password, code or token (moto even puts tokens
         // and usernames into its error messages, which must stay out).
         let log = capture.text
         #expect(!log.isEmpty && log.contains("signed in"))
-        let secrets = [email, "password1", "password2", "password3", "eyJ", firstRefreshToken,
-                       try await moto.latestCode("signup", for: email), try await moto.latestCode("reset", for: email)]
+        let secrets = [
+            email, "password1", "password2", "password3", "eyJ", firstRefreshToken,
+            try await moto.latestCode("signup", for: email), try await moto.latestCode("reset", for: email),
+        ]
         for secret in secrets {
             #expect(!log.contains(secret), "the log contains a secret (\(secret.prefix(3))…)")
         }
@@ -116,11 +156,16 @@ struct CognitoProviderTests {
         let email = Self.email("bob")
         try await app.live { client in
             let weak = try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "password"])
-            #expect(weak.status == .badRequest && weak.errorCode == "invalid_password" && !weak.bodyText.contains("onfirm"), "Cognito's wording stays out")
+            #expect(
+                weak.status == .badRequest && weak.errorCode == "invalid_password" && !weak.bodyText.contains("onfirm"),
+                "Cognito's wording stays out"
+            )
             #expect(try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "password1"]).status == .created)
             try await moto.expireCodes()
             let code = try await moto.latestCode("signup", for: email)
-            #expect(try await client.send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)]).errorCode == "code_expired")
+            #expect(
+                try await client.send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)]).errorCode == "code_expired"
+            )
             let resent = try await client.send(.post, "/auth/resend-code", json: ["email": .string(email)])
             #expect(resent.status == .ok && resent["code_delivery"]?.objectValue?["destination"] != nil)
             let fresh = try await moto.latestCode("signup", for: email)
@@ -174,8 +219,11 @@ struct CognitoProviderTests {
             // Our own kind of token (another issuer and key) and a tampered Cognito-shaped one.
             let foreign = CompactJWS.encode(
                 header: ["alg": "RS256", "kid": "dummy", "typ": "JWT"],
-                claims: ["iss": .string(moto.settings().issuer), "sub": "x", "token_use": "access", "client_id": .string(moto.clientID),
-                         "exp": .number(Date().timeIntervalSince1970.rounded() + 600), "origin_jti": "s"]) { _ in Array(repeating: 7, count: 256) }
+                claims: [
+                    "iss": .string(moto.settings().issuer), "sub": "x", "token_use": "access", "client_id": .string(moto.clientID),
+                    "exp": .number(Date().timeIntervalSince1970.rounded() + 600), "origin_jti": "s",
+                ]
+            ) { _ in Array(repeating: 7, count: 256) }
             #expect(try await client.send(.get, "/me", bearer: foreign).status == .unauthorized)
             #expect(try await client.send(.get, "/me", bearer: "a.b.c").status == .unauthorized)
             #expect(try await client.send(.get, "/me").status == .unauthorized)
@@ -185,7 +233,12 @@ struct CognitoProviderTests {
     @Test func unreachableCognitoIsA503AndChangesNothing() async throws {
         let app = try await TestApp.make(realTime: true) { c in
             c.identityProvider = .cognito
-            c.cognito = CognitoSettings(userPoolID: "us-east-1_Nowhere", clientID: "client", endpoint: "http://127.0.0.1:9", jwksURL: "http://127.0.0.1:9/jwks.json")
+            c.cognito = CognitoSettings(
+                userPoolID: "us-east-1_Nowhere",
+                clientID: "client",
+                endpoint: "http://127.0.0.1:9",
+                jwksURL: "http://127.0.0.1:9/jwks.json"
+            )
         }
         try await app.router { client in
             let reply = try await client.send(.post, "/auth/signin", json: ["email": "a@example.com", "password": "password1"])
@@ -204,26 +257,47 @@ struct CognitoSocialTests {
             let (app, _) = try await TestApp.social(issuer: issuer, realTime: true) { moto.configure(&$0) }
             let email = CognitoProviderTests.email("dana")
             try await app.live { client in
-                let first = try await client.send(.post, "/auth/apple", json: [
-                    "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: email)), "full_name": "Dana"])
+                let first = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: email)),
+                        "full_name": "Dana",
+                    ]
+                )
                 #expect(first.status == .ok && first["is_new_user"] == .bool(true))
                 let me = try await client.send(.get, "/me", bearer: first.string("access_token"))
                 #expect(me.string("email") == email && me.string("full_name") == "Dana")
                 #expect(me["identities"]?.arrayValue?.first?.objectValue?["provider"] == "apple")
                 // Apple leaves the email out of later tokens: the link finds the same Cognito user.
-                let later = try await client.send(.post, "/auth/apple", json: [
-                    "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: nil))])
+                let later = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: nil))
+                    ]
+                )
                 #expect(later.status == .ok && later["is_new_user"] == .bool(false))
                 #expect(try await client.send(.get, "/me", bearer: later.string("access_token")).string("sub") == me.string("sub"))
                 // Google (a Workspace account) with the same verified email joins the account Gatehouse manages.
-                let google = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "google-dana", email: email))])
+                let google = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: [
+                        "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "google-dana", email: email))
+                    ]
+                )
                 #expect(google.status == .ok && google["is_new_user"] == .bool(false))
                 #expect(try await client.send(.get, "/me", bearer: google.string("access_token")).string("sub") == me.string("sub"))
                 // Deleting revokes the Apple token and removes the user at Cognito.
                 #expect(try await client.send(.delete, "/me", bearer: google.string("access_token")).status == .noContent)
-                let again = try await client.send(.post, "/auth/apple", json: [
-                    "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: email))])
+                let again = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "apple-dana", email: email))
+                    ]
+                )
                 #expect(again["is_new_user"] == .bool(true))
             }
         }
@@ -238,27 +312,56 @@ struct CognitoSocialTests {
             }
             try await app.live { client in
                 // An unverified Google email cannot become a Cognito user.
-                let unverified = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(issuer.token(.google, audience: Clients.googleWeb, subject: "g-unverified", email: CognitoProviderTests.email("eve"), emailVerified: false))])
+                let unverified = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: [
+                        "id_token": .string(
+                            issuer.token(
+                                .google,
+                                audience: Clients.googleWeb,
+                                subject: "g-unverified",
+                                email: CognitoProviderTests.email("eve"),
+                                emailVerified: false
+                            )
+                        )
+                    ]
+                )
                 #expect(unverified.status == .forbidden)
 
                 // Pre-hijack: an attacker's unconfirmed sign-up with the victim's address loses.
                 let victim = CognitoProviderTests.email("victim")
                 #expect(try await client.send(.post, "/auth/signup", json: ["email": .string(victim), "password": "attacker1"]).status == .created)
-                let owner = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-victim", email: victim))])
+                let owner = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: [
+                        "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-victim", email: victim))
+                    ]
+                )
                 #expect(owner.status == .ok && owner["is_new_user"] == .bool(true))
-                #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(victim), "password": "attacker1"]).errorCode == "invalid_credentials")
+                #expect(
+                    try await client.send(.post, "/auth/signin", json: ["email": .string(victim), "password": "attacker1"]).errorCode
+                        == "invalid_credentials"
+                )
                 let code = try await moto.latestCode("signup", for: victim)
-                #expect(try await client.send(.post, "/auth/confirm", json: ["email": .string(victim), "code": .string(code)]).errorCode == "code_mismatch")
+                #expect(
+                    try await client.send(.post, "/auth/confirm", json: ["email": .string(victim), "code": .string(code)]).errorCode
+                        == "code_mismatch"
+                )
 
                 // A confirmed password account is not taken over: its password keeps working.
                 let holder = CognitoProviderTests.email("frank")
                 _ = try await client.send(.post, "/auth/signup", json: ["email": .string(holder), "password": "password1"])
                 let holderCode = try await moto.latestCode("signup", for: holder)
                 #expect(try await client.send(.post, "/auth/confirm", json: ["email": .string(holder), "code": .string(holderCode)]).status == .ok)
-                let google = try await client.send(.post, "/auth/google", json: [
-                    "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-frank", email: holder))])
+                let google = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: [
+                        "id_token": .string(CognitoSocialAccountTests.google(issuer, subject: "g-frank", email: holder))
+                    ]
+                )
                 #expect(google.status == .conflict && google.errorCode == "conflict")
                 #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(holder), "password": "password1"]).status == .ok)
             }

@@ -44,7 +44,11 @@ struct CognitoSocialAccountTests {
                     let email = Self.email("status")
                     try await Self.passwordAccount(client, moto, email: email)
                     try await moto.setStatus(status, of: email)
-                    let google = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-\(email)", email: email))])
+                    let google = try await client.send(
+                        .post,
+                        "/auth/google",
+                        json: ["id_token": .string(Self.google(issuer, subject: "g-\(email)", email: email))]
+                    )
                     #expect(google.status == .conflict && google.errorCode == "conflict", "\(status): \(google.status)")
                     // The account is still there, password and all.
                     try await moto.setStatus("CONFIRMED", of: email)
@@ -61,11 +65,19 @@ struct CognitoSocialAccountTests {
             let app = try await Self.app(moto, issuer)
             let email = Self.email("hal")
             try await app.live { client in
-                let first = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-hal", email: email))])
+                let first = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: ["id_token": .string(Self.google(issuer, subject: "g-hal", email: email))]
+                )
                 #expect(first.status == .ok && first["is_new_user"] == .bool(true))
                 let sub = try await client.send(.get, "/me", bearer: first.string("access_token")).string("sub")
                 for _ in 0..<2 {
-                    let again = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-hal", email: email))])
+                    let again = try await client.send(
+                        .post,
+                        "/auth/google",
+                        json: ["id_token": .string(Self.google(issuer, subject: "g-hal", email: email))]
+                    )
                     #expect(again.status == .ok && again["is_new_user"] == .bool(false))
                 }
                 #expect(try await moto.calls("AdminSetUserPassword", username: sub) == 1, "set once, then reused")
@@ -91,11 +103,20 @@ struct CognitoSocialAccountTests {
                 // The user sets a password of their own through forgot-password.
                 #expect(try await client.send(.post, "/auth/password/forgot", json: ["email": .string(email)]).status == .ok)
                 let code = try await moto.latestCode("reset", for: email)
-                #expect(try await client.send(.post, "/auth/password/reset", json: ["email": .string(email), "code": .string(code), "new_password": "password7"]).status == .ok)
+                #expect(
+                    try await client.send(
+                        .post,
+                        "/auth/password/reset",
+                        json: ["email": .string(email), "code": .string(code), "new_password": "password7"]
+                    ).status == .ok
+                )
                 let google = try await client.send(.post, "/auth/google", json: ["id_token": .string(token)])
                 #expect(google.status == .conflict && google.errorCode == "conflict")
                 #expect(google.bodyText.contains("sign in with your email and password"))
-                #expect(try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password7"]).status == .ok, "the user's password survives")
+                #expect(
+                    try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": "password7"]).status == .ok,
+                    "the user's password survives"
+                )
             }
         }
         #expect(capture.text.contains("the stored password was refused"))
@@ -109,16 +130,29 @@ struct CognitoSocialAccountTests {
             try await app.live { client in
                 // A Gatehouse-managed account (made by Apple) is not joined by a consumer Google account.
                 let hank = Self.email("hank")
-                let apple = try await client.send(.post, "/auth/apple", json: [
-                    "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "a-hank", email: hank))])
+                let apple = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "a-hank", email: hank))
+                    ]
+                )
                 #expect(apple.status == .ok)
-                let google = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-hank", email: hank, hd: nil))])
+                let google = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: ["id_token": .string(Self.google(issuer, subject: "g-hank", email: hank, hd: nil))]
+                )
                 #expect(google.status == .conflict && google.errorCode == "conflict")
 
                 // An unconfirmed sign-up is not deleted for it: its owner can still confirm it.
                 let ivy = Self.email("ivy")
                 #expect(try await client.send(.post, "/auth/signup", json: ["email": .string(ivy), "password": "password1"]).status == .created)
-                let claim = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-ivy", email: ivy, hd: nil))])
+                let claim = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: ["id_token": .string(Self.google(issuer, subject: "g-ivy", email: ivy, hd: nil))]
+                )
                 #expect(claim.status == .conflict)
                 let code = try await moto.latestCode("signup", for: ivy)
                 #expect(try await client.send(.post, "/auth/confirm", json: ["email": .string(ivy), "code": .string(code)]).status == .ok)
@@ -126,12 +160,21 @@ struct CognitoSocialAccountTests {
 
                 // A new user from it keeps the address unverified, so Apple's later does not join it.
                 let jo = Self.email("jo")
-                let created = try await client.send(.post, "/auth/google", json: ["id_token": .string(Self.google(issuer, subject: "g-jo", email: jo, hd: nil))])
+                let created = try await client.send(
+                    .post,
+                    "/auth/google",
+                    json: ["id_token": .string(Self.google(issuer, subject: "g-jo", email: jo, hd: nil))]
+                )
                 #expect(created.status == .ok && created["is_new_user"] == .bool(true))
                 let me = try await client.send(.get, "/me", bearer: created.string("access_token"))
                 #expect(me.string("email") == jo && me["email_verified"] == .bool(false))
-                let later = try await client.send(.post, "/auth/apple", json: [
-                    "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "a-jo", email: jo))])
+                let later = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "a-jo", email: jo))
+                    ]
+                )
                 #expect(later.status == .conflict)
             }
         }

@@ -31,8 +31,14 @@ struct ConfigurationTests {
         ["GATEHOUSE_IDENTITY_PROVIDER": "cognito"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "not a pool", "GATEHOUSE_COGNITO_CLIENT_ID": "c"],
-        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c", "GATEHOUSE_COGNITO_REGION": "us-east-1"],
-        ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c", "GATEHOUSE_COGNITO_ENDPOINT": "ftp://x"],
+        [
+            "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c",
+            "GATEHOUSE_COGNITO_REGION": "us-east-1",
+        ],
+        [
+            "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc", "GATEHOUSE_COGNITO_CLIENT_ID": "c",
+            "GATEHOUSE_COGNITO_ENDPOINT": "ftp://x",
+        ],
     ])
     func refusesBadValuesByName(_ env: [String: String]) {
         do {
@@ -59,7 +65,8 @@ struct ConfigurationTests {
         #expect(c.awsCredentials == .init(accessKeyID: "AKID", secretAccessKey: "secret", sessionToken: "session"))
         let emulated = try GatehouseConfiguration.fromEnvironment([
             "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "us-east-1_x", "GATEHOUSE_COGNITO_CLIENT_ID": "c",
-            "GATEHOUSE_COGNITO_ENDPOINT": "http://127.0.0.1:5701", "GATEHOUSE_COGNITO_JWKS_URL": "http://127.0.0.1:5701/us-east-1_x/.well-known/jwks.json",
+            "GATEHOUSE_COGNITO_ENDPOINT": "http://127.0.0.1:5701",
+            "GATEHOUSE_COGNITO_JWKS_URL": "http://127.0.0.1:5701/us-east-1_x/.well-known/jwks.json",
             "GATEHOUSE_COGNITO_REFRESH_ROTATION": "true",
         ])
         #expect(emulated.cognito?.endpoint == "http://127.0.0.1:5701" && emulated.cognito?.refreshRotation == true)
@@ -67,13 +74,15 @@ struct ConfigurationTests {
     }
 
     @Test func dotEnvFilesParse() {
-        let parsed = DotEnv.parse("""
+        let parsed = DotEnv.parse(
+            """
             # comment
             export GATEHOUSE_HTTP_PORT=9001
             GOOGLE_CLIENT_ID="a.apps.googleusercontent.com,b.apps.googleusercontent.com"
             EMPTY=
             GATEHOUSE_APP_NAME='My App' # trailing
-            """)
+            """
+        )
         #expect(parsed["GATEHOUSE_HTTP_PORT"] == "9001" && parsed["GOOGLE_CLIENT_ID"] == "a.apps.googleusercontent.com,b.apps.googleusercontent.com")
         #expect(parsed["EMPTY"] == "" && parsed["GATEHOUSE_APP_NAME"] == "My App")
     }

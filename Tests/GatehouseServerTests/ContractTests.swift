@@ -27,7 +27,8 @@ struct ContractTests {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let document = directory.appendingPathComponent("openapi.yaml"), collected = directory.appendingPathComponent("samples.json")
+            let document = directory.appendingPathComponent("openapi.yaml")
+            let collected = directory.appendingPathComponent("samples.json")
             try yaml.write(to: document, atomically: true, encoding: .utf8)
             try Data(await samples.document(served: app.built.routes.all).serialized()).write(to: collected)
             if let result = try await PythonScript.run("validate_contract.py", arguments: [document.path, collected.path], requiring: "jsonschema") {
@@ -39,15 +40,18 @@ struct ContractTests {
     /// Every documented operation: its success and the refusals a client can provoke.
     static func exercise(_ client: any TestClientProtocol, app: TestApp, issuer: FakeIssuer, _ s: ContractSamples) async throws {
         // Discovery, operations and the web page.
-        for path in ["/", "/assets/app.js", "/health", "/ready", "/metrics", "/openapi.yaml", "/.well-known/jwks.json",
-                     "/.well-known/openid-configuration"] {
+        for path in [
+            "/", "/assets/app.js", "/health", "/ready", "/metrics", "/openapi.yaml", "/.well-known/jwks.json",
+            "/.well-known/openid-configuration",
+        ] {
             let reply = try await s.send(client, .get, path, template: path == "/assets/app.js" ? "/assets/{file}" : path)
             #expect(reply.status == .ok, "\(path)")
         }
         #expect(try await s.send(client, .get, "/assets/nope.js", template: "/assets/{file}").status == .notFound)
 
         // Sign-up and its refusals.
-        let email = "contract@example.com", password = "correct horse 9"
+        let email = "contract@example.com"
+        let password = "correct horse 9"
         let signUpBody: JSONValue = ["email": .string(email), "password": .string(password), "full_name": "Con Tract"]
         let signUp = try await s.send(client, .post, "/auth/signup", json: signUpBody)
         #expect(signUp.status == .created)
@@ -65,7 +69,9 @@ struct ContractTests {
         #expect(try await s.send(client, .post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)]).status == .ok)
 
         // Sign-in, refresh, the profile.
-        #expect(try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "wrong horse 9"]).status == .unauthorized)
+        #expect(
+            try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "wrong horse 9"]).status == .unauthorized
+        )
         #expect(try await s.send(client, .post, "/auth/signin", json: ["email": .string(email)]).status == .badRequest)
         let tokens = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": .string(password)])
         #expect(tokens.status == .ok)
@@ -89,18 +95,30 @@ struct ContractTests {
         let incomplete = try await s.send(client, .post, "/auth/password/change", json: ["current_password": .string(password)], bearer: access)
         #expect(incomplete.status == .badRequest)
         let changed = try await s.send(
-            client, .post, "/auth/password/change", json: ["current_password": .string(password), "new_password": .string(newPassword)],
-            bearer: access)
+            client,
+            .post,
+            "/auth/password/change",
+            json: ["current_password": .string(password), "new_password": .string(newPassword)],
+            bearer: access
+        )
         #expect(changed.status == .ok)
         app.clock.advance(by: 61)
         #expect(try await s.send(client, .post, "/auth/password/forgot", json: ["email": .string(email)]).status == .ok)
         #expect(try await s.send(client, .post, "/auth/password/forgot", raw: "[]").status == .badRequest)
         let resetCode = try #require(await app.mailer.latestCode(to: email, kind: "reset_password"))
         let wrongCode = try await s.send(
-            client, .post, "/auth/password/reset", json: ["email": .string(email), "code": "000000", "new_password": "another horse 5"])
+            client,
+            .post,
+            "/auth/password/reset",
+            json: ["email": .string(email), "code": "000000", "new_password": "another horse 5"]
+        )
         #expect(wrongCode.status == .badRequest)
         let reset = try await s.send(
-            client, .post, "/auth/password/reset", json: ["email": .string(email), "code": .string(resetCode), "new_password": "another horse 5"])
+            client,
+            .post,
+            "/auth/password/reset",
+            json: ["email": .string(email), "code": .string(resetCode), "new_password": "another horse 5"]
+        )
         #expect(reset.status == .ok)
 
         // Signing out.
@@ -128,7 +146,12 @@ struct ContractTests {
         #expect(try await s.send(client, .get, authorize).status == .found)
         #expect(try await s.send(client, .get, "/auth/apple/authorize").status == .badRequest)
         let callback = try await s.send(
-            client, .post, "/auth/apple/callback", raw: "state=x&code=y", contentType: "application/x-www-form-urlencoded")
+            client,
+            .post,
+            "/auth/apple/callback",
+            raw: "state=x&code=y",
+            contentType: "application/x-www-form-urlencoded"
+        )
         #expect(callback.status == .ok)
         let handoff = try await s.send(client, .post, "/auth/handoff", json: ["code": "x", "code_verifier": .string(pkce.verifier)])
         #expect(handoff.status == .unauthorized)

@@ -20,7 +20,8 @@ struct DoctorTests {
         c.appURLScheme = "myapp"
         let report = await Doctor.run(configuration: c, logger: Self.logger)
         let expected = [
-            "cognito.client.secret", "cognito.client.flow.admin", "cognito.client.flow.password", "cognito.client.callback", "cognito.client.sign-out",
+            "cognito.client.secret", "cognito.client.flow.admin", "cognito.client.flow.password", "cognito.client.callback",
+            "cognito.client.sign-out",
             "cognito.idp.Google.scopes-commas", "cognito.idp.Google.scopes-admin", "cognito.idp.google.client",
             "cognito.idp.SignInWithApple.scopes-commas", "cognito.idp.apple.client",
         ]
@@ -78,7 +79,10 @@ struct DoctorTests {
         fresh.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
         fresh.issuer = "http://127.0.0.1:9"
         let first = await Doctor.run(configuration: fresh, logger: Self.logger)
-        #expect(first.exitStatus == 0 && first.finding("embedded.keys")?.severity == .warning && first.finding("embedded.issuer")?.severity == .warning, "\(first.rendered)")
+        #expect(
+            first.exitStatus == 0 && first.finding("embedded.keys")?.severity == .warning && first.finding("embedded.issuer")?.severity == .warning,
+            "\(first.rendered)"
+        )
         #expect(first.finding("embedded.mail")?.severity == .ok)
 
         try await app.live { client in

@@ -10,7 +10,11 @@ struct EmailPasswordRoutesTests {
     @Test func fullJourneyThroughEveryEmailEndpoint() async throws {
         let app = try await TestApp.make()
         try await app.router { client in
-            let signUp = try await client.send(.post, "/auth/signup", json: ["email": "alice@example.com", "password": "correct horse 9", "full_name": "Alice"])
+            let signUp = try await client.send(
+                .post,
+                "/auth/signup",
+                json: ["email": "alice@example.com", "password": "correct horse 9", "full_name": "Alice"]
+            )
             #expect(signUp.status == .created)
             #expect(signUp["user_confirmed"] == .bool(false))
             #expect(signUp["code_delivery"] == ["medium": "EMAIL", "destination": "a***@e***.com"])
@@ -52,13 +56,32 @@ struct EmailPasswordRoutesTests {
             let stale = try await client.send(.post, "/auth/refresh", json: ["refresh_token": "ghr1.AAAA"])
             #expect(stale.status == .unauthorized && stale.errorCode == "invalid_grant")
 
-            let change = try await client.send(.post, "/auth/password/change", json: ["current_password": "correct horse 9", "new_password": "new horse 10"], bearer: refreshed.string("access_token"))
+            let change = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "correct horse 9", "new_password": "new horse 10"],
+                bearer: refreshed.string("access_token")
+            )
             #expect(change.status == .ok && change["changed"] == .bool(true))
-            let wrongCurrent = try await client.send(.post, "/auth/password/change", json: ["current_password": "nope nope 1", "new_password": "new horse 11"], bearer: refreshed.string("access_token"))
+            let wrongCurrent = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "nope nope 1", "new_password": "new horse 11"],
+                bearer: refreshed.string("access_token")
+            )
             #expect(wrongCurrent.status == .unauthorized && wrongCurrent.errorCode == "invalid_credentials")
-            let weak = try await client.send(.post, "/auth/password/change", json: ["current_password": "new horse 10", "new_password": "short"], bearer: refreshed.string("access_token"))
+            let weak = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "new horse 10", "new_password": "short"],
+                bearer: refreshed.string("access_token")
+            )
             #expect(weak.status == .badRequest && weak.errorCode == "invalid_password")
-            let noBearer = try await client.send(.post, "/auth/password/change", json: ["current_password": "new horse 10", "new_password": "new horse 12"])
+            let noBearer = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "new horse 10", "new_password": "new horse 12"]
+            )
             #expect(noBearer.status == .unauthorized && noBearer.errorCode == "unauthorized")
 
             app.clock.advance(by: 61)
@@ -67,9 +90,17 @@ struct EmailPasswordRoutesTests {
             #expect(forgot.status == .ok && forgotUnknown.status == .ok)
             #expect(forgot["code_delivery"]?.objectValue?["medium"] == forgotUnknown["code_delivery"]?.objectValue?["medium"])
             let resetCode = try #require(await app.mailer.latestCode(to: "alice@example.com", kind: "reset_password"))
-            let badReset = try await client.send(.post, "/auth/password/reset", json: ["email": "alice@example.com", "code": "000000", "new_password": "reset horse 13"])
+            let badReset = try await client.send(
+                .post,
+                "/auth/password/reset",
+                json: ["email": "alice@example.com", "code": "000000", "new_password": "reset horse 13"]
+            )
             #expect(badReset.status == .badRequest && ["code_mismatch"].contains(badReset.errorCode ?? ""))
-            let reset = try await client.send(.post, "/auth/password/reset", json: ["email": "alice@example.com", "code": .string(resetCode), "new_password": "reset horse 13"])
+            let reset = try await client.send(
+                .post,
+                "/auth/password/reset",
+                json: ["email": "alice@example.com", "code": .string(resetCode), "new_password": "reset horse 13"]
+            )
             #expect(reset.status == .ok && reset["reset"] == .bool(true))
             let afterReset = try await client.send(.get, "/me", bearer: refreshed.string("access_token"))
             #expect(afterReset.status == .unauthorized, "reset ends every session")
@@ -109,7 +140,9 @@ struct EmailPasswordRoutesTests {
             _ = try await client.signedIn(app)
             var statuses: [Int] = []
             for _ in 0..<8 {
-                statuses.append(try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "guess 12345"]).status.code)
+                statuses.append(
+                    try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "guess 12345"]).status.code
+                )
             }
             #expect(statuses.prefix(6).allSatisfy { $0 == 401 })
             #expect(statuses.last == 429)

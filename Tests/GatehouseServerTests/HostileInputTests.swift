@@ -8,8 +8,10 @@ import Testing
 
 @Suite("Routes: hostile input")
 struct HostileInputTests {
-    static let jsonEndpoints = ["/auth/signup", "/auth/confirm", "/auth/resend-code", "/auth/signin", "/auth/refresh", "/auth/signout",
-                                "/auth/password/forgot", "/auth/password/reset"]
+    static let jsonEndpoints = [
+        "/auth/signup", "/auth/confirm", "/auth/resend-code", "/auth/signin", "/auth/refresh", "/auth/signout",
+        "/auth/password/forgot", "/auth/password/reset",
+    ]
 
     @Test(arguments: TestDatabase.available)
     func malformedBodiesAre400AndLeaveNothingBehind(_ database: TestDatabase) async throws {
@@ -33,7 +35,11 @@ struct HostileInputTests {
                     #expect(reply.headers[.xRequestID] != nil)
                 }
             }
-            let invalidUTF8 = try await client.send(.post, "/auth/signup", bytes: Array(#"{"email":""#.utf8) + [0xFF, 0xFE] + Array(#"@x.com","password":"correct horse 9"}"#.utf8))
+            let invalidUTF8 = try await client.send(
+                .post,
+                "/auth/signup",
+                bytes: Array(#"{"email":""#.utf8) + [0xFF, 0xFE] + Array(#"@x.com","password":"correct horse 9"}"#.utf8)
+            )
             #expect(invalidUTF8.status == .badRequest)
             let users = try await app.built.store.read { try await $0.user(emailKey: "a@example.com") }
             let mail = await app.mailer.all
@@ -71,16 +77,29 @@ struct HostileInputTests {
         let app = try await TestApp.make(database: database)
         try await app.router { client in
             let email = "o'brien+\"x\"--@example.com"
-            let weird = try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "pw'; DROP TABLE gh_users;-- 1", "full_name": "Robert'); DROP TABLE gh_users;-- 😀 名前"])
+            let weird = try await client.send(
+                .post,
+                "/auth/signup",
+                json: ["email": .string(email), "password": "pw'; DROP TABLE gh_users;-- 1", "full_name": "Robert'); DROP TABLE gh_users;-- 😀 名前"]
+            )
             // Quotes are not valid in our email syntax, so that one is refused cleanly.
             #expect(weird.status == .badRequest)
-            let fine = try await client.signedIn(app, email: "o'brien%_@example.com", password: "pw'; DROP TABLE gh_users;-- 1", name: "Robert'); DROP TABLE gh_users;-- 😀 名前")
+            let fine = try await client.signedIn(
+                app,
+                email: "o'brien%_@example.com",
+                password: "pw'; DROP TABLE gh_users;-- 1",
+                name: "Robert'); DROP TABLE gh_users;-- 😀 名前"
+            )
             #expect(fine.status == .ok)
             let me = try await client.send(.get, "/me", bearer: fine.string("access_token"))
             #expect(me.string("full_name") == "Robert'); DROP TABLE gh_users;-- 😀 名前")
             #expect(me.string("email") == "o'brien%_@example.com")
             // LIKE wildcards match nothing else.
-            let other = try await client.send(.post, "/auth/signin", json: ["email": "o'brienxx@example.com", "password": "pw'; DROP TABLE gh_users;-- 1"])
+            let other = try await client.send(
+                .post,
+                "/auth/signin",
+                json: ["email": "o'brienxx@example.com", "password": "pw'; DROP TABLE gh_users;-- 1"]
+            )
             #expect(other.status == .unauthorized)
             let unicodeEmail = try await client.signedIn(app, email: "jürgen@müller.de", password: "ünïcödé pass 1")
             #expect(unicodeEmail.status == .ok)

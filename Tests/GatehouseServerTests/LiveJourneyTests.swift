@@ -17,9 +17,12 @@ struct LiveJourneyTests {
             // An independent verifier (PyJWT, fetching our JWKS over HTTP) accepts the tokens.
             if let result = try await PythonScript.run(
                 "verify_tokens.py",
-                arguments: ["http://127.0.0.1:\(port)/.well-known/jwks.json", "http://gatehouse.test", "test-client", tokens.string("id_token"), tokens.string("access_token")],
-                requiring: "jwt")
-            {
+                arguments: [
+                    "http://127.0.0.1:\(port)/.well-known/jwks.json", "http://gatehouse.test", "test-client", tokens.string("id_token"),
+                    tokens.string("access_token"),
+                ],
+                requiring: "jwt"
+            ) {
                 #expect(result.status == 0 && result.output.contains("OK"), "\(result.output)")
             }
             let refreshed = try await client.send(.post, "/auth/refresh", json: ["refresh_token": tokens["refresh_token"]!])

@@ -14,7 +14,9 @@ import Testing
 struct LogInjectionTests {
     static let forged = "\n2026-01-01T00:00:00Z info gatehouse: FORGED signed in user.sub=admin"
     /// Every character that can end a line somewhere, and the other controls.
-    static let breakers: [Character] = ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1B}", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}", "\u{202E}"]
+    static let breakers: [Character] = [
+        "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1B}", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}", "\u{202E}",
+    ]
 
     static func render(_ message: String, _ metadata: Logger.Metadata, json: Bool) -> String {
         GatehouseLogHandler.render(time: "2026-01-01T00:00:00Z", level: .info, label: "gatehouse", message: message, metadata: metadata, json: json)
@@ -46,10 +48,18 @@ struct LogInjectionTests {
         var quoted = false
         var escaped = false
         for character in rest {
-            if escaped { current.append(character); escaped = false; continue }
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
             switch character {
-            case "\\": current.append(character); escaped = true
-            case "\"": quoted.toggle(); current.append(character)
+            case "\\":
+                current.append(character)
+                escaped = true
+            case "\"":
+                quoted.toggle()
+                current.append(character)
             case " " where !quoted:
                 if !current.isEmpty { tokens.append(current) }
                 current = ""

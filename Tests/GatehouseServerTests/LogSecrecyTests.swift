@@ -11,8 +11,14 @@ struct LogSecrecyTests {
         let capture = LogCapture()
         let app = try await TestApp.make(logger: capture.logger(level: .trace))
         let secrets = try await app.router { client in
-            var secrets: [String] = ["Alice.Secret@Example.com", "alice.secret@example.com", "correct horse 9", "second horse 10", "third horse 11", "wrong horse 9"]
-            let signUp = try await client.send(.post, "/auth/signup", json: ["email": "Alice.Secret@Example.com", "password": "correct horse 9", "full_name": "Alice"])
+            var secrets: [String] = [
+                "Alice.Secret@Example.com", "alice.secret@example.com", "correct horse 9", "second horse 10", "third horse 11", "wrong horse 9",
+            ]
+            let signUp = try await client.send(
+                .post,
+                "/auth/signup",
+                json: ["email": "Alice.Secret@Example.com", "password": "correct horse 9", "full_name": "Alice"]
+            )
             #expect(signUp.status == .created)
             _ = try await client.send(.post, "/auth/signup", json: ["email": "Alice.Secret@Example.com", "password": "correct horse 9"])
             let code = try #require(await app.mailer.latestCode(to: "Alice.Secret@Example.com", kind: "confirm_signup"))
@@ -32,12 +38,21 @@ struct LogSecrecyTests {
             _ = try await client.send(.get, "/me", bearer: again.string("access_token"))
             _ = try await client.send(.get, "/me", bearer: tokens.string("access_token"))  // refused, reason logged
             _ = try await client.send(.get, "/me", bearer: tokens.string("id_token"))
-            _ = try await client.send(.post, "/auth/password/change", json: ["current_password": "correct horse 9", "new_password": "second horse 10"], bearer: again.string("access_token"))
+            _ = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": "correct horse 9", "new_password": "second horse 10"],
+                bearer: again.string("access_token")
+            )
             app.clock.advance(by: 61)
             _ = try await client.send(.post, "/auth/password/forgot", json: ["email": "alice.secret@example.com"])
             let reset = try #require(await app.mailer.latestCode(to: "Alice.Secret@Example.com", kind: "reset_password"))
             secrets.append(reset)
-            _ = try await client.send(.post, "/auth/password/reset", json: ["email": "alice.secret@example.com", "code": .string(reset), "new_password": "third horse 11"])
+            _ = try await client.send(
+                .post,
+                "/auth/password/reset",
+                json: ["email": "alice.secret@example.com", "code": .string(reset), "new_password": "third horse 11"]
+            )
             let last = try await client.send(.post, "/auth/signin", json: ["email": "alice.secret@example.com", "password": "third horse 11"])
             secrets += [last.string("access_token"), last.string("refresh_token")]
             _ = try await client.send(.post, "/auth/signout", json: ["refresh_token": last["refresh_token"]!])

@@ -14,7 +14,10 @@ struct OpenAPIDocumentTests {
         var inPaths = false
         var path: String?
         for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "paths:" { inPaths = true; continue }
+            if line == "paths:" {
+                inPaths = true
+                continue
+            }
             if inPaths, let first = line.first, first != " " { break }
             guard inPaths else { continue }
             if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {

@@ -29,7 +29,10 @@ struct ProfileAndOperationsRoutesTests {
             #expect(deleted.status == .noContent)
             #expect(try await client.send(.get, "/me", bearer: access).status == .unauthorized)
             #expect(try await client.send(.post, "/auth/refresh", json: ["refresh_token": tokens["refresh_token"]!]).status == .unauthorized)
-            #expect(try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status == .unauthorized)
+            #expect(
+                try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status
+                    == .unauthorized
+            )
         }
     }
 

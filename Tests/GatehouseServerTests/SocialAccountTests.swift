@@ -18,7 +18,10 @@ struct SocialAccountTests {
                 let password = try await client.signedIn(app, email: "alice@example.com")
                 let sub = try CompactJWS(parsing: password.string("id_token")).claims["sub"]
                 // A Workspace account (`hd`): Google is authoritative for the address.
-                let google = try await V.google(client, SocialLinkingTests.google(issuer, subject: "g-alice", email: "Alice@Example.com", hd: "example.com"))
+                let google = try await V.google(
+                    client,
+                    SocialLinkingTests.google(issuer, subject: "g-alice", email: "Alice@Example.com", hd: "example.com")
+                )
                 #expect(google.status == .ok && google["is_new_user"] == .bool(false))
                 #expect(try CompactJWS(parsing: google.string("id_token")).claims["sub"] == sub, "the same account")
                 let me = try await client.send(.get, "/me", bearer: google.string("access_token"))
@@ -26,7 +29,9 @@ struct SocialAccountTests {
                 let providers = (me.object["identities"]?.arrayValue ?? []).compactMap { $0.objectValue?["provider"]?.stringValue }
                 #expect(providers.sorted() == ["google", "password"])
                 // The password still works too.
-                #expect(try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status == .ok)
+                #expect(
+                    try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status == .ok
+                )
             }
         }
     }
@@ -36,7 +41,10 @@ struct SocialAccountTests {
             let (app, _) = try await TestApp.social(issuer: issuer)
             try await app.router { client in
                 let password = try await client.signedIn(app, email: "alice@example.com")
-                let google = try await V.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-x", email: "alice@example.com", emailVerified: false))
+                let google = try await V.google(
+                    client,
+                    issuer.token(.google, audience: Clients.googleWeb, subject: "g-x", email: "alice@example.com", emailVerified: false)
+                )
                 #expect(google.status == .ok && google["is_new_user"] == .bool(true))
                 let a = try CompactJWS(parsing: password.string("id_token")).claims["sub"]
                 let b = try CompactJWS(parsing: google.string("id_token")).claims["sub"]
@@ -52,13 +60,28 @@ struct SocialAccountTests {
             let (app, _) = try await TestApp.social(issuer: issuer)
             try await app.router { client in
                 // The attacker signs up with the victim's address, cannot confirm it, and waits.
-                let attacker = try await client.send(.post, "/auth/signup", json: ["email": "victim@example.com", "password": "attacker pass 1", "full_name": "Mallory"])
+                let attacker = try await client.send(
+                    .post,
+                    "/auth/signup",
+                    json: ["email": "victim@example.com", "password": "attacker pass 1", "full_name": "Mallory"]
+                )
                 #expect(attacker.status == .created)
                 let attackerCode = try #require(await app.mailer.latestCode(to: "victim@example.com", kind: "confirm_signup"))
                 // The victim arrives with Google (a Workspace account: Google is authoritative for the address).
-                let victim = try await V.google(client, issuer.token(
-                    .google, claims: issuer.standardClaims(.google, audience: Clients.googleWeb, subject: "g-victim", email: "victim@example.com", name: "Victor"),
-                    changing: ["hd": "example.com"]))
+                let victim = try await V.google(
+                    client,
+                    issuer.token(
+                        .google,
+                        claims: issuer.standardClaims(
+                            .google,
+                            audience: Clients.googleWeb,
+                            subject: "g-victim",
+                            email: "victim@example.com",
+                            name: "Victor"
+                        ),
+                        changing: ["hd": "example.com"]
+                    )
+                )
                 #expect(victim.status == .ok && victim["is_new_user"] == .bool(true))
                 let me = try await client.send(.get, "/me", bearer: victim.string("access_token"))
                 #expect(me.string("full_name") == "Victor" && me.string("email") == "victim@example.com")
@@ -77,16 +100,34 @@ struct SocialAccountTests {
         try await FakeIssuer.run { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer)
             try await app.router { client in
-                let first = try await V.apple(client, issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.abcd.0001", email: "x1y2@privaterelay.appleid.com"), fullName: "Jane Appleseed")
+                let first = try await V.apple(
+                    client,
+                    issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.abcd.0001", email: "x1y2@privaterelay.appleid.com"),
+                    fullName: "Jane Appleseed"
+                )
                 #expect(first.status == .ok && first["is_new_user"] == .bool(true))
                 // Later sign-ins carry no email; the name in the body is only a hint when none is known.
-                let later = try await V.apple(client, issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.abcd.0001", email: nil), fullName: "Mallory")
+                let later = try await V.apple(
+                    client,
+                    issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.abcd.0001", email: nil),
+                    fullName: "Mallory"
+                )
                 #expect(later.status == .ok && later["is_new_user"] == .bool(false))
-                #expect(try CompactJWS(parsing: later.string("id_token")).claims["sub"] == (try CompactJWS(parsing: first.string("id_token")).claims["sub"]))
+                #expect(
+                    try CompactJWS(parsing: later.string("id_token")).claims["sub"]
+                        == (try CompactJWS(parsing: first.string("id_token")).claims["sub"])
+                )
                 let me = try await client.send(.get, "/me", bearer: later.string("access_token"))
                 #expect(me.string("email") == "x1y2@privaterelay.appleid.com" && me.string("full_name") == "Jane Appleseed")
                 // The body's email is a hint at most: it never becomes the account's address.
-                let hinted = try await client.send(.post, "/auth/apple", json: ["identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.zzz", email: nil)), "email": "ceo@example.com"])
+                let hinted = try await client.send(
+                    .post,
+                    "/auth/apple",
+                    json: [
+                        "identity_token": .string(issuer.token(.apple, audience: Clients.appleBundle, subject: "001234.zzz", email: nil)),
+                        "email": "ceo@example.com",
+                    ]
+                )
                 #expect(try await client.send(.get, "/me", bearer: hinted.string("access_token"))["email"] == .null)
             }
         }
@@ -99,7 +140,9 @@ struct SocialAccountTests {
                 let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-race", email: "race@gmail.com")
                 let subs = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<6 {
-                        group.addTask { try CompactJWS(parsing: try await V.google(client, token).string("id_token")).claims["sub"]?.stringValue ?? "" }
+                        group.addTask {
+                            try CompactJWS(parsing: try await V.google(client, token).string("id_token")).claims["sub"]?.stringValue ?? ""
+                        }
                     }
                     return try await group.reduce(into: Set<String>()) { $0.insert($1) }
                 }
@@ -112,17 +155,27 @@ struct SocialAccountTests {
         try await FakeIssuer.run { issuer in
             let (app, applePublicKey) = try await TestApp.social(issuer: issuer)
             try await app.router { client in
-                let signIn = try await V.apple(client, issuer.token(.apple, audience: Clients.appleBundle, subject: "a-del", email: "del@icloud.com"), code: "c-apple-code")
+                let signIn = try await V.apple(
+                    client,
+                    issuer.token(.apple, audience: Clients.appleBundle, subject: "a-del", email: "del@icloud.com"),
+                    code: "c-apple-code"
+                )
                 #expect(signIn.status == .ok)
                 let exchange = try #require(issuer.recorded.tokenRequests.first)
-                #expect(exchange["code"] == "c-apple-code" && exchange["client_id"] == Clients.appleBundle && exchange["grant_type"] == "authorization_code")
+                #expect(
+                    exchange["code"] == "c-apple-code" && exchange["client_id"] == Clients.appleBundle
+                        && exchange["grant_type"] == "authorization_code"
+                )
                 // The client secret is an ES256 JWT signed with our .p8 key, for Apple.
                 let secret = try #require(exchange["client_secret"])
                 let parts = secret.split(separator: ".").map(String.init)
                 let header = try StrictJSONParser().parse(Base64URL.decode(parts[0])!)
                 let claims = try StrictJSONParser().parse(Base64URL.decode(parts[1])!)
                 #expect(header.objectValue?["alg"] == "ES256" && header.objectValue?["kid"] == "KEY1234567")
-                #expect(claims.objectValue?["iss"] == "TEAM123456" && claims.objectValue?["aud"] == "https://appleid.apple.com" && claims.objectValue?["sub"] == .string(Clients.appleBundle))
+                #expect(
+                    claims.objectValue?["iss"] == "TEAM123456" && claims.objectValue?["aud"] == "https://appleid.apple.com"
+                        && claims.objectValue?["sub"] == .string(Clients.appleBundle)
+                )
                 let signature = try P256.Signing.ECDSASignature(rawRepresentation: Base64URL.decode(parts[2])!)
                 #expect(applePublicKey.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8)))
                 // Apple's refresh token is stored sealed, not in clear.
@@ -132,7 +185,9 @@ struct SocialAccountTests {
 
                 #expect(try await client.send(.delete, "/me", bearer: signIn.string("access_token")).status == .noContent)
                 let revoke = try #require(issuer.recorded.revokeRequests.first)
-                #expect(revoke["token"] == "apple-refresh-1" && revoke["token_type_hint"] == "refresh_token" && revoke["client_id"] == Clients.appleBundle)
+                #expect(
+                    revoke["token"] == "apple-refresh-1" && revoke["token_type_hint"] == "refresh_token" && revoke["client_id"] == Clients.appleBundle
+                )
                 #expect(try await app.built.store.read { try await $0.appleTokens(userID: sub) }.isEmpty)
             }
         }
@@ -143,7 +198,11 @@ struct SocialAccountTests {
         try await FakeIssuer.run(clock: clock) { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, clock: clock)
             try await app.router { client in
-                let signIn = try await V.apple(client, issuer.token(.apple, audience: Clients.appleBundle, subject: "a-down", email: nil), code: "c-2")
+                let signIn = try await V.apple(
+                    client,
+                    issuer.token(.apple, audience: Clients.appleBundle, subject: "a-down", email: nil),
+                    code: "c-2"
+                )
                 issuer.update { $0.appleDown = true }
                 let deleted = try await client.send(.delete, "/me", bearer: signIn.string("access_token"))
                 #expect(deleted.status == .noContent, "the deletion completes anyway")

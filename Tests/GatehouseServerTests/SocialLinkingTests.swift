@@ -40,7 +40,9 @@ struct SocialLinkingTests {
                 let owner = try await client.send(.get, "/me", bearer: password.string("access_token"))
                 let providers = (owner.object["identities"]?.arrayValue ?? []).compactMap { $0.objectValue?["provider"]?.stringValue }
                 #expect(providers == ["password"])
-                #expect(try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status == .ok)
+                #expect(
+                    try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"]).status == .ok
+                )
                 // The same Google account again finds its own account, not the password one.
                 let again = try await V.google(client, Self.google(issuer, subject: "g-alice", email: "alice@example.com"))
                 let againSub = try Self.sub(again)

@@ -17,7 +17,13 @@ struct SocialVerificationTests {
         return try await client.send(.post, "/auth/google", json: .object(body))
     }
 
-    static func apple(_ client: any TestClientProtocol, _ token: String, nonce: String? = nil, code: String? = nil, fullName: String? = nil) async throws -> Reply {
+    static func apple(
+        _ client: any TestClientProtocol,
+        _ token: String,
+        nonce: String? = nil,
+        code: String? = nil,
+        fullName: String? = nil
+    ) async throws -> Reply {
         var body: [String: JSONValue] = ["identity_token": .string(token)]
         if let nonce { body["nonce"] = .string(nonce) }
         if let code { body["authorization_code"] = .string(code) }
@@ -41,7 +47,10 @@ struct SocialVerificationTests {
                 #expect(second["is_new_user"] == .bool(false))
                 let me = try await client.send(.get, "/me", bearer: second.string("access_token"))
                 #expect(me.string("email") == "gina@gmail.com" && me["email_verified"] == .bool(true) && me.string("full_name") == "Gina G")
-                #expect(me["identities"]?.objectValue == nil && me.object["identities"] == .array([["provider": "google", "linked_at": me["created_at"]!]]))
+                #expect(
+                    me["identities"]?.objectValue == nil
+                        && me.object["identities"] == .array([["provider": "google", "linked_at": me["created_at"]!]])
+                )
                 let ours = try CompactJWS(parsing: second.string("id_token")).claims
                 #expect(ours["sub"] != "g-100", "our sub, not Google's")
             }
@@ -54,20 +63,50 @@ struct SocialVerificationTests {
             try await app.router { client in
                 let base = issuer.standardClaims(.google, audience: Clients.googleWeb, subject: "g-1", email: "a@gmail.com")
                 #expect(try await Self.google(client, issuer.token(.google, claims: base)).status == .ok)
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["aud": "someone-else", "azp": nil])), "wrong audience")
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["aud": "someone-else", "azp": nil])),
+                    "wrong audience"
+                )
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["aud": nil])), "missing audience")
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["azp": "someone-else"])), "azp not ours")
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["aud": ["someone-else", .string(Clients.googleWeb)], "azp": nil])), "several audiences, no azp")
-                #expect(try await Self.google(client, issuer.token(.google, claims: base, changing: ["aud": ["someone-else", .string(Clients.googleWeb)]])).status == .ok)
-                #expect(try await Self.google(client, issuer.token(.google, claims: base, changing: ["iss": "accounts.google.com"])).status == .ok, "the bare spelling")
-                #expect(try await Self.google(client, issuer.token(.google, claims: base, changing: ["iss": "https://accounts.google.com"])).status == .ok)
-                for iss: JSONValue in ["https://accounts.google.com/", "http://accounts.google.com", "https://appleid.apple.com", "https://evil.example.com", 7] {
+                Self.refused(
+                    try await Self.google(
+                        client,
+                        issuer.token(.google, claims: base, changing: ["aud": ["someone-else", .string(Clients.googleWeb)], "azp": nil])
+                    ),
+                    "several audiences, no azp"
+                )
+                #expect(
+                    try await Self.google(
+                        client,
+                        issuer.token(.google, claims: base, changing: ["aud": ["someone-else", .string(Clients.googleWeb)]])
+                    ).status == .ok
+                )
+                #expect(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["iss": "accounts.google.com"])).status == .ok,
+                    "the bare spelling"
+                )
+                #expect(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["iss": "https://accounts.google.com"])).status == .ok
+                )
+                for iss: JSONValue in [
+                    "https://accounts.google.com/", "http://accounts.google.com", "https://appleid.apple.com", "https://evil.example.com", 7,
+                ] {
                     Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["iss": iss])), "issuer \(iss)")
                 }
                 // An Apple token at the Google endpoint, and the reverse.
-                Self.refused(try await Self.google(client, issuer.token(.apple, audience: Clients.googleWeb, subject: "a-1", email: nil)), "Apple token as Google")
-                Self.refused(try await Self.apple(client, issuer.token(.google, audience: Clients.appleBundle, subject: "g-1", email: nil)), "Google token as Apple")
-                Self.refused(try await Self.apple(client, issuer.token(.apple, audience: Clients.googleWeb, subject: "a-1", email: nil)), "Apple token for Google's audience")
+                Self.refused(
+                    try await Self.google(client, issuer.token(.apple, audience: Clients.googleWeb, subject: "a-1", email: nil)),
+                    "Apple token as Google"
+                )
+                Self.refused(
+                    try await Self.apple(client, issuer.token(.google, audience: Clients.appleBundle, subject: "g-1", email: nil)),
+                    "Google token as Apple"
+                )
+                Self.refused(
+                    try await Self.apple(client, issuer.token(.apple, audience: Clients.googleWeb, subject: "a-1", email: nil)),
+                    "Apple token for Google's audience"
+                )
             }
         }
     }
@@ -79,10 +118,22 @@ struct SocialVerificationTests {
             try await app.router { client in
                 let base = issuer.standardClaims(.google, audience: Clients.googleWeb, subject: "g-2", email: nil)
                 let now = clock.now().epochSeconds
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": .number(Double(now - 61))])), "expired")
-                #expect(try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": .number(Double(now - 30))])).status == .ok, "within leeway")
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["nbf": .number(Double(now + 120))])), "nbf in the future")
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["iat": .number(Double(now + 120))])), "iat in the future")
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": .number(Double(now - 61))])),
+                    "expired"
+                )
+                #expect(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": .number(Double(now - 30))])).status == .ok,
+                    "within leeway"
+                )
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["nbf": .number(Double(now + 120))])),
+                    "nbf in the future"
+                )
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, claims: base, changing: ["iat": .number(Double(now + 120))])),
+                    "iat in the future"
+                )
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": nil])), "no exp")
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, changing: ["exp": "soon"])), "exp a string")
             }
@@ -103,18 +154,27 @@ struct SocialVerificationTests {
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, signedWith: stranger)), "unknown kid again")
                 #expect(issuer.recorded.jwksFetches["google"] == fetchesBefore + 1, "rate-limited")
                 // Apple's key (its kid is real, but in the other provider's set).
-                Self.refused(try await Self.google(client, issuer.token(.google, claims: base, signedWith: issuer.signingKey(.apple))), "key from Apple's set")
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, claims: base, signedWith: issuer.signingKey(.apple))),
+                    "key from Apple's set"
+                )
                 // The right kid but a different key behind it.
                 let impostor = try SigningKey.generate(use: .idToken, kid: issuer.signingKey(.google).kid, now: Date())
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, signedWith: impostor)), "forged signature")
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, header: ["alg": "none"])), "alg none")
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, header: ["alg": "RS512"])), "RS512")
                 let hs = CompactJWS.encode(header: ["alg": "HS256", "kid": .string(issuer.signingKey(.google).kid)], claims: .object(base)) { input in
-                    Array(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Data(issuer.signingKey(.google).publicKey.pemRepresentation.utf8))))
+                    Array(
+                        HMAC<SHA256>.authenticationCode(
+                            for: input,
+                            using: SymmetricKey(data: Data(issuer.signingKey(.google).publicKey.pemRepresentation.utf8))
+                        )
+                    )
                 }
                 Self.refused(try await Self.google(client, hs), "HS256 with the public key")
                 for name in ["crit", "jku", "jwk", "x5u", "x5c"] {
-                    let value: JSONValue = name == "crit" ? ["exp"] : name == "jwk" ? ["kty": "RSA"] : name == "x5c" ? ["MIIB"] : "https://evil.example/keys"
+                    let value: JSONValue =
+                        name == "crit" ? ["exp"] : name == "jwk" ? ["kty": "RSA"] : name == "x5c" ? ["MIIB"] : "https://evil.example/keys"
                     Self.refused(try await Self.google(client, issuer.token(.google, claims: base, header: [name: value])), "\(name) header")
                 }
                 Self.refused(try await Self.google(client, issuer.token(.google, claims: base, header: ["kid": nil])), "no kid")
@@ -146,7 +206,11 @@ struct SocialVerificationTests {
                 let without = issuer.token(.apple, audience: Clients.appleBundle, subject: "a-2", email: nil)
                 Self.refused(try await Self.apple(client, without, nonce: raw), "nonce in the request only")
                 #expect(try await Self.apple(client, without).status == .ok, "neither side")
-                let verbatim = issuer.token(.apple, claims: issuer.standardClaims(.apple, audience: Clients.appleBundle, subject: "a-2", email: nil), changing: ["nonce": .string(raw)])
+                let verbatim = issuer.token(
+                    .apple,
+                    claims: issuer.standardClaims(.apple, audience: Clients.appleBundle, subject: "a-2", email: nil),
+                    changing: ["nonce": .string(raw)]
+                )
                 Self.refused(try await Self.apple(client, verbatim, nonce: raw), "raw nonce in the token")
             }
         }
@@ -156,8 +220,17 @@ struct SocialVerificationTests {
         try await FakeIssuer.run { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer) { $0.requireNonce = true }
             try await app.router { client in
-                Self.refused(try await Self.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-5", email: nil)), "no nonce")
-                #expect(try await Self.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-5", email: nil, nonce: "n1"), nonce: "n1").status == .ok)
+                Self.refused(
+                    try await Self.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-5", email: nil)),
+                    "no nonce"
+                )
+                #expect(
+                    try await Self.google(
+                        client,
+                        issuer.token(.google, audience: Clients.googleWeb, subject: "g-5", email: nil, nonce: "n1"),
+                        nonce: "n1"
+                    ).status == .ok
+                )
             }
         }
     }
@@ -169,12 +242,26 @@ struct SocialVerificationTests {
                 let base = issuer.standardClaims(.apple, audience: Clients.appleBundle, subject: "a-3", email: "amy@icloud.com")
                 let strings = try await Self.apple(client, issuer.token(.apple, claims: base))
                 #expect(strings.status == .ok)
-                #expect(try await client.send(.get, "/me", bearer: strings.string("access_token"))["email_verified"] == .bool(true), "\"true\" is true")
-                #expect(try await Self.apple(client, issuer.token(.apple, claims: base, changing: ["email_verified": .bool(true), "is_private_email": .bool(false)])).status == .ok)
+                #expect(
+                    try await client.send(.get, "/me", bearer: strings.string("access_token"))["email_verified"] == .bool(true),
+                    "\"true\" is true"
+                )
+                #expect(
+                    try await Self.apple(
+                        client,
+                        issuer.token(.apple, claims: base, changing: ["email_verified": .bool(true), "is_private_email": .bool(false)])
+                    ).status == .ok
+                )
                 for bad: JSONValue in ["yes", "TRUE", 1, ["true"]] {
-                    Self.refused(try await Self.apple(client, issuer.token(.apple, claims: base, changing: ["email_verified": bad])), "email_verified \(bad)")
+                    Self.refused(
+                        try await Self.apple(client, issuer.token(.apple, claims: base, changing: ["email_verified": bad])),
+                        "email_verified \(bad)"
+                    )
                 }
-                Self.refused(try await Self.apple(client, issuer.token(.apple, claims: base, changing: ["is_private_email": "maybe"])), "is_private_email")
+                Self.refused(
+                    try await Self.apple(client, issuer.token(.apple, claims: base, changing: ["is_private_email": "maybe"])),
+                    "is_private_email"
+                )
             }
         }
     }
@@ -262,7 +349,10 @@ struct SocialVerificationTests {
                 var statuses: [Int] = []
                 for _ in 0..<6 { statuses.append(try await Self.google(client, "not.a.token").status.code) }
                 #expect(statuses == [401, 401, 401, 401, 429, 429], "past the limit, forged tokens get 429")
-                let blocked = try await Self.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-9", email: nil, nonce: "n"))
+                let blocked = try await Self.google(
+                    client,
+                    issuer.token(.google, audience: Clients.googleWeb, subject: "g-9", email: nil, nonce: "n")
+                )
                 #expect(blocked.status == .tooManyRequests && blocked.headers[.retryAfter] != nil, "a token failing the nonce rule is refused too")
                 // A genuine token cannot be forged, so it is not held up by the client's earlier failures.
                 #expect(try await Self.google(client, issuer.token(.google, audience: Clients.googleWeb, subject: "g-8", email: nil)).status == .ok)

@@ -19,7 +19,9 @@ struct SQLiteCheckpointTests {
         let path = directory.appendingPathComponent("test.sqlite").path
         let backend = try await SQLiteBackend.open(path: path, logger: Self.logger)
         backend.checkpointer.start()
-        let autocheckpoint = try await backend.write { db in try await db.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self) }
+        let autocheckpoint = try await backend.write { db in
+            try await db.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self)
+        }
         #expect(autocheckpoint == 0, "commits must not checkpoint")
         try await backend.write { db in try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)").run() }
         // Enough pages that SQLite's own threshold (1,000 pages) would have checkpointed inside a commit.

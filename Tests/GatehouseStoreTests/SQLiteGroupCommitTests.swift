@@ -49,7 +49,10 @@ struct SQLiteGroupCommitTests {
             for (i, committed) in outcomes { #expect(committed == (i % 5 != 0), "write \(i)") }
             let keys = try await backend.read { db in try await db.raw("SELECT k FROM t").all().map { try $0.decode(column: "k", as: String.self) } }
             let expected = Set((0..<200).filter { $0 % 5 != 0 }.flatMap { ["a\($0)", "b\($0)"] } + ["taken"])
-            #expect(Set(keys).symmetricDifference(expected).isEmpty, "only the successful transactions' rows, whole: \(Set(keys).symmetricDifference(expected).sorted())")
+            #expect(
+                Set(keys).symmetricDifference(expected).isEmpty,
+                "only the successful transactions' rows, whole: \(Set(keys).symmetricDifference(expected).sorted())"
+            )
         }
     }
 

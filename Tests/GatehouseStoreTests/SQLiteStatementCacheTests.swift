@@ -15,11 +15,28 @@ struct SQLiteStatementCacheTests {
             let backend = try #require(store.backend as? SQLiteBackend)
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             let user = UserRecord(
-                id: "u1", email: "a@example.com", emailKey: "a@example.com", emailVerified: true, passwordHash: nil,
-                confirmed: true, name: nil, createdAt: now, updatedAt: now)
+                id: "u1",
+                email: "a@example.com",
+                emailKey: "a@example.com",
+                emailVerified: true,
+                passwordHash: nil,
+                confirmed: true,
+                name: nil,
+                createdAt: now,
+                updatedAt: now
+            )
             try await store.write { tx in
                 try await tx.insertUser(user)
-                try await tx.insertIdentity(IdentityRecord(provider: "google", providerSubject: "g-1", userID: "u1", email: "a@example.com", emailVerified: true, linkedAt: now))
+                try await tx.insertIdentity(
+                    IdentityRecord(
+                        provider: "google",
+                        providerSubject: "g-1",
+                        userID: "u1",
+                        email: "a@example.com",
+                        emailVerified: true,
+                        linkedAt: now
+                    )
+                )
             }
             let before = backend.reprepareCount
             for round in 0..<4 {
@@ -29,7 +46,15 @@ struct SQLiteStatementCacheTests {
                 let session = SessionRecord(id: "s\(round)", userID: "u1", method: "google", authTime: now, createdAt: now)
                 try await store.write { tx in
                     try await tx.insertSession(session)
-                    try await tx.insertRefreshToken(RefreshTokenRecord(tokenHash: "h\(round)", sessionID: session.id, userID: "u1", createdAt: now, expiresAt: now.addingTimeInterval(60)))
+                    try await tx.insertRefreshToken(
+                        RefreshTokenRecord(
+                            tokenHash: "h\(round)",
+                            sessionID: session.id,
+                            userID: "u1",
+                            createdAt: now,
+                            expiresAt: now.addingTimeInterval(60)
+                        )
+                    )
                 }
                 #expect(try await store.read { try await $0.session(id: session.id) }?.userID == "u1")
                 #expect(try await store.read { try await $0.user(id: "u1") } == user)

@@ -13,13 +13,20 @@ extension BlockingWorkPool {
             switch refusal {
             case .queueFull(let queued, let retryAfter):
                 GatehouseError(
-                    .unavailable, "The server is busy. Try again shortly.", retryAfter: retryAfter,
-                    cause: "password hashing queue full (\(queued) waiting)")
+                    .unavailable,
+                    "The server is busy. Try again shortly.",
+                    retryAfter: retryAfter,
+                    cause: "password hashing queue full (\(queued) waiting)"
+                )
             case .laneFull(let retryAfter):
                 GatehouseError.tooManyRequests(retryAfter: retryAfter)
             case .waitedTooLong:
                 GatehouseError(
-                    .unavailable, "The server is busy. Try again shortly.", retryAfter: 1, cause: "password hashing job waited past its limit")
+                    .unavailable,
+                    "The server is busy. Try again shortly.",
+                    retryAfter: 1,
+                    cause: "password hashing job waited past its limit"
+                )
             }
         }
     }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import _CryptoExtras
 import GatehouseInfrastructure
+import _CryptoExtras
 
 /// scrypt (swift-crypto's `_CryptoExtras`) with PHC-style strings: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`.
 ///
@@ -118,8 +118,14 @@ public struct ScryptPasswordHasher: PasswordHasher {
 
     static func derive(_ password: [UInt8], salt: [UInt8], parameters: Parameters) throws -> [UInt8] {
         let key = try KDF.Scrypt.deriveKey(
-            from: password, salt: salt, outputByteCount: outputLength, rounds: 1 << parameters.logN,
-            blockSize: parameters.r, parallelism: parameters.p, maxMemory: parameters.memoryBytes)
+            from: password,
+            salt: salt,
+            outputByteCount: outputLength,
+            rounds: 1 << parameters.logN,
+            blockSize: parameters.r,
+            parallelism: parameters.p,
+            maxMemory: parameters.memoryBytes
+        )
         return key.withUnsafeBytes { Array($0) }
     }
 

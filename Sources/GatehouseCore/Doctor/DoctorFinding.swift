@@ -82,11 +82,12 @@ public struct DoctorReport: Sendable {
     public var rendered: String {
         var lines = [title, ""]
         for finding in findings {
-            let mark = switch finding.severity {
-            case .ok: "ok     "
-            case .warning: "WARN   "
-            case .problem: "PROBLEM"
-            }
+            let mark =
+                switch finding.severity {
+                case .ok: "ok     "
+                case .warning: "WARN   "
+                case .problem: "PROBLEM"
+                }
             lines.append("\(mark) \(finding.summary)")
             if !finding.fix.isEmpty { lines.append("        fix: \(finding.fix)") }
         }
@@ -94,7 +95,8 @@ public struct DoctorReport: Sendable {
         lines.append(
             problems.isEmpty
                 ? (warnings.isEmpty ? "All checks passed." : "No problems; \(warnings.count) warning(s) worth a look.")
-                : "\(problems.count) problem(s), \(warnings.count) warning(s).")
+                : "\(problems.count) problem(s), \(warnings.count) warning(s)."
+        )
         return lines.joined(separator: "\n")
     }
 }

@@ -41,7 +41,12 @@ extension IdentityRecord {
     ///   - now: The link time.
     public init(linking identity: VerifiedIdentity, to userID: String, at now: Date) {
         self.init(
-            provider: identity.provider.rawValue, providerSubject: identity.subject, userID: userID, email: identity.email,
-            emailVerified: identity.emailVerified, linkedAt: now)
+            provider: identity.provider.rawValue,
+            providerSubject: identity.subject,
+            userID: userID,
+            email: identity.email,
+            emailVerified: identity.emailVerified,
+            linkedAt: now
+        )
     }
 }

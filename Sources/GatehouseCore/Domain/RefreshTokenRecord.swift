@@ -29,7 +29,12 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     ///   - rotatedAt: When it was rotated, `nil` for the chain's current token.
     ///   - successorHash: Its successor's hash, `nil` until rotated.
     public init(
-        tokenHash: String, sessionID: String, userID: String, createdAt: Date, expiresAt: Date, rotatedAt: Date? = nil,
+        tokenHash: String,
+        sessionID: String,
+        userID: String,
+        createdAt: Date,
+        expiresAt: Date,
+        rotatedAt: Date? = nil,
         successorHash: String? = nil
     ) {
         self.tokenHash = tokenHash

@@ -47,7 +47,13 @@ public struct SessionRecord: Sendable, Equatable {
     ///   - revokedAt: When it ended, `nil` for an active session.
     ///   - revokedReason: Why it ended, `nil` for an active session.
     public init(
-        id: String, userID: String, method: String, authTime: Date, createdAt: Date, revokedAt: Date? = nil, revokedReason: String? = nil
+        id: String,
+        userID: String,
+        method: String,
+        authTime: Date,
+        createdAt: Date,
+        revokedAt: Date? = nil,
+        revokedReason: String? = nil
     ) {
         self.id = id
         self.userID = userID

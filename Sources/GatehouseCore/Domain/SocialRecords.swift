@@ -61,8 +61,14 @@ public struct AppleRevocationRecord: Sendable, Equatable {
     ///   - lastError: The last failure, if any.
     ///   - completedAt: When it finished, `nil` while pending.
     public init(
-        id: String, clientID: String, sealedRefreshToken: String, createdAt: Date, attempts: Int = 0, nextAttemptAt: Date,
-        lastError: String? = nil, completedAt: Date? = nil
+        id: String,
+        clientID: String,
+        sealedRefreshToken: String,
+        createdAt: Date,
+        attempts: Int = 0,
+        nextAttemptAt: Date,
+        lastError: String? = nil,
+        completedAt: Date? = nil
     ) {
         self.id = id
         self.clientID = clientID

@@ -34,8 +34,15 @@ public struct UserRecord: Sendable, Equatable {
     ///   - createdAt: When the account was created.
     ///   - updatedAt: When it last changed.
     public init(
-        id: String, email: String?, emailKey: String?, emailVerified: Bool, passwordHash: String?, confirmed: Bool, name: String?,
-        createdAt: Date, updatedAt: Date
+        id: String,
+        email: String?,
+        emailKey: String?,
+        emailVerified: Bool,
+        passwordHash: String?,
+        confirmed: Bool,
+        name: String?,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.email = email

@@ -67,7 +67,8 @@ public final class MailQueue: Mailer {
             } catch {
                 envelope.logger.error(
                     "mail delivery failed",
-                    metadata: ["mail.kind": .string(envelope.message.kind), "error": .string(String(describing: type(of: error)))])
+                    metadata: ["mail.kind": .string(envelope.message.kind), "error": .string(String(describing: type(of: error)))]
+                )
             }
             finishOne()
             if Task.isCancelled { break }

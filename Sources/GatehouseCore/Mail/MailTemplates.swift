@@ -16,14 +16,22 @@ struct MailTemplates: Sendable {
 
     static func lifetime(_ seconds: TimeInterval) -> String {
         let minutes = Int((seconds / 60).rounded())
-        if minutes % (60 * 24) == 0 { let days = minutes / (60 * 24); return days == 1 ? "24 hours" : "\(days) days" }
-        if minutes % 60 == 0 { let hours = minutes / 60; return hours == 1 ? "1 hour" : "\(hours) hours" }
+        if minutes % (60 * 24) == 0 {
+            let days = minutes / (60 * 24)
+            return days == 1 ? "24 hours" : "\(days) days"
+        }
+        if minutes % 60 == 0 {
+            let hours = minutes / 60
+            return hours == 1 ? "1 hour" : "\(hours) hours"
+        }
         return minutes == 1 ? "1 minute" : "\(minutes) minutes"
     }
 
     func confirmSignUp(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
         MailMessage(
-            kind: "confirm_signup", to: email, subject: "Your \(appName) verification code: \(code)",
+            kind: "confirm_signup",
+            to: email,
+            subject: "Your \(appName) verification code: \(code)",
             body: """
                 \(greeting(name))
 
@@ -36,12 +44,15 @@ struct MailTemplates: Sendable {
                 If you did not create an account, you can ignore this message; without the code nobody can finish the sign-up.
 
                 — The \(appName) team
-                """)
+                """
+        )
     }
 
     func resetPassword(to email: String, name: String?, code: String, lifetime: TimeInterval) -> MailMessage {
         MailMessage(
-            kind: "reset_password", to: email, subject: "Reset your \(appName) password",
+            kind: "reset_password",
+            to: email,
+            subject: "Reset your \(appName) password",
             body: """
                 \(greeting(name))
 
@@ -54,15 +65,19 @@ struct MailTemplates: Sendable {
                 If you did not ask for this, ignore this message: your password stays as it is.
 
                 — The \(appName) team
-                """)
+                """
+        )
     }
 
     func alreadyRegistered(to email: String, name: String?, confirmed: Bool) -> MailMessage {
-        let next = confirmed
+        let next =
+            confirmed
             ? "If it was you, just sign in. If you forgot your password, use \"Forgot password\" to choose a new one."
             : "An earlier sign-up with this address is still waiting for its confirmation code. If you did not start it, use \"Forgot password\": resetting the password proves the address is yours and replaces whatever password was chosen."
         return MailMessage(
-            kind: "already_registered", to: email, subject: "Someone tried to sign up for \(appName) with your email",
+            kind: "already_registered",
+            to: email,
+            subject: "Someone tried to sign up for \(appName) with your email",
             body: """
                 \(greeting(name))
 
@@ -73,12 +88,15 @@ struct MailTemplates: Sendable {
                 If this was not you, you do not need to do anything.
 
                 — The \(appName) team
-                """)
+                """
+        )
     }
 
     func passwordChanged(to email: String, name: String?, reset: Bool) -> MailMessage {
         MailMessage(
-            kind: "password_changed", to: email, subject: "Your \(appName) password was changed",
+            kind: "password_changed",
+            to: email,
+            subject: "Your \(appName) password was changed",
             body: """
                 \(greeting(name))
 
@@ -87,6 +105,7 @@ struct MailTemplates: Sendable {
                 If this was you, there is nothing more to do. If it was not, reset your password now with "Forgot password" and check the devices signed in to your account.
 
                 — The \(appName) team
-                """)
+                """
+        )
     }
 }

@@ -28,8 +28,13 @@ public struct PasswordPolicy: Sendable, Equatable {
     ///   - requireSymbol: Require a symbol.
     ///   - rejectCommon: Refuse the most common passwords.
     public init(
-        minLength: Int = 8, maxLength: Int = 256, requireDigit: Bool = true, requireLowercase: Bool = false, requireUppercase: Bool = false,
-        requireSymbol: Bool = false, rejectCommon: Bool = true
+        minLength: Int = 8,
+        maxLength: Int = 256,
+        requireDigit: Bool = true,
+        requireLowercase: Bool = false,
+        requireUppercase: Bool = false,
+        requireSymbol: Bool = false,
+        rejectCommon: Bool = true
     ) {
         self.minLength = max(1, minLength)
         self.maxLength = max(self.minLength, min(maxLength, 1024))

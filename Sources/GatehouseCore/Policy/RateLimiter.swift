@@ -71,7 +71,10 @@ public struct RateLimiter: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: `too_many_requests` with Retry-After when a bucket is blocked; whatever `body` throws.
     func guarding<T: Sendable>(
-        _ buckets: [Bucket], resetOnSuccess: [Bucket] = [], failureCodes: Set<GatehouseError.Code>, _ body: () async throws -> T
+        _ buckets: [Bucket],
+        resetOnSuccess: [Bucket] = [],
+        failureCodes: Set<GatehouseError.Code>,
+        _ body: () async throws -> T
     ) async throws -> T {
         // A blocked bucket is refused by a read, before any write: a flood of refused attempts
         // costs no write transactions (the reservation below still decides, atomically).

@@ -14,7 +14,14 @@ extension EmbeddedUserPool {
         guard try await liveness.isLive(sessionID: sessionID, sub: claims.sub) else {
             throw GatehouseError.unauthorized(cause: "session ended or user deleted")
         }
-        return Principal(sub: claims.sub, username: claims.username, sessionID: sessionID, clientID: claims.clientID, scope: claims.scope, accessToken: bearer)
+        return Principal(
+            sub: claims.sub,
+            username: claims.username,
+            sessionID: sessionID,
+            clientID: claims.clientID,
+            scope: claims.scope,
+            accessToken: bearer
+        )
     }
 
     /// The pool user's address and name.

@@ -34,7 +34,13 @@ extension EmbeddedUserPool {
     /// - Returns: The sessions ended and the profile changed.
     /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits
     ///   and the hashing admission first).
-    public func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
+    public func resetPassword(
+        email: EmailAddress,
+        code: String,
+        newPassword: String,
+        client: ClientInfo,
+        logger: Logger
+    ) async throws -> [DomainEvent] {
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
 
@@ -84,7 +90,11 @@ extension EmbeddedUserPool {
     /// - Returns: The plan: failures count against the address's sign-in bucket.
     /// - Throws: `unauthorized` when the user is gone.
     public func preparePasswordChange(
-        principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
+        principal: Principal,
+        currentPassword: String,
+        newPassword: String,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> PasswordChangePlan {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
@@ -100,10 +110,17 @@ extension EmbeddedUserPool {
                 }
                 guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
             },
-            apply: { try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger) })
+            apply: { try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger) }
+        )
     }
 
-    private func applyChange(to user: UserRecord, principal: Principal, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
+    private func applyChange(
+        to user: UserRecord,
+        principal: Principal,
+        newPassword: String,
+        client: ClientInfo,
+        logger: Logger
+    ) async throws -> [DomainEvent] {
         let email = user.emailKey.flatMap { try? EmailAddress($0) }
         try settings.passwordPolicy.validate(newPassword, email: email)
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)

@@ -129,8 +129,13 @@ extension EmbeddedUserPool {
             guard try await tx.markRefreshTokenRotated(hash: hash, successorHash: successorHash, at: now) else { return .lostRace }
             try await tx.insertRefreshToken(
                 RefreshTokenRecord(
-                    tokenHash: successorHash, sessionID: session.id, userID: user.id, createdAt: now,
-                    expiresAt: min(now.addingTimeInterval(lifetime), sessionEnd)))
+                    tokenHash: successorHash,
+                    sessionID: session.id,
+                    userID: user.id,
+                    createdAt: now,
+                    expiresAt: min(now.addingTimeInterval(lifetime), sessionEnd)
+                )
+            )
             return .rotated(user, session, successor: successor)
         }
     }

@@ -15,7 +15,12 @@ extension EmbeddedUserPool {
     /// - Returns: The sign-up answer.
     /// - Throws: A store error.
     public func signUp(
-        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+        email: EmailAddress,
+        password: String,
+        name: String?,
+        claimAddressMail: @Sendable () async throws -> Bool,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> SignUpResult {
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
@@ -31,8 +36,16 @@ extension EmbeddedUserPool {
             outcome = try await store.write { tx in
                 if let existing = try await tx.user(emailKey: email.key) { return .existing(existing) }
                 let user = UserRecord(
-                    id: newID, email: email.value, emailKey: email.key, emailVerified: false, passwordHash: hash,
-                    confirmed: false, name: name, createdAt: now, updatedAt: now)
+                    id: newID,
+                    email: email.value,
+                    emailKey: email.key,
+                    emailVerified: false,
+                    passwordHash: hash,
+                    confirmed: false,
+                    name: name,
+                    createdAt: now,
+                    updatedAt: now
+                )
                 try await tx.insertUser(user)
                 try await tx.insertIdentity(passwordIdentity(for: user, at: now))
                 try await tx.replaceCode(codeRecord)

@@ -65,14 +65,23 @@ extension EmbeddedUserPool {
             isNew = true
             if let replaced {
                 changed.append(.userDeleted(sub: replaced))
-                logger.warning("an unconfirmed sign-up with this address was replaced by its verified owner", metadata: ["user.sub": .string(created.id)])
+                logger.warning(
+                    "an unconfirmed sign-up with this address was replaced by its verified owner",
+                    metadata: ["user.sub": .string(created.id)]
+                )
             }
         }
         if identity.provider == .apple, let code = signIn.appleAuthorizationCode, let vault = appleVault {
             await vault.keepRefreshToken(for: user.id, identity: identity, code: code, redirectURI: signIn.appleRedirectURI, logger: logger)
         }
-        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)])
-        return ProviderSignInOutcome(tokens: try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew), events: changed)
+        logger.info(
+            "signed in",
+            metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)]
+        )
+        return ProviderSignInOutcome(
+            tokens: try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew),
+            events: changed
+        )
     }
 
     private func resolve(_ identity: VerifiedIdentity, nameHint: String?, at now: Date, in tx: any StoreTransaction) async throws -> Resolution {
@@ -132,8 +141,16 @@ extension EmbeddedUserPool {
         }
         // Without an authoritative address the account shows the email but neither holds it nor vouches for it.
         let user = UserRecord(
-            id: random.uuid(), email: identity.email, emailKey: verifiedKey, emailVerified: verifiedKey != nil, passwordHash: nil,
-            confirmed: true, name: identity.name ?? nameHint, createdAt: now, updatedAt: now)
+            id: random.uuid(),
+            email: identity.email,
+            emailKey: verifiedKey,
+            emailVerified: verifiedKey != nil,
+            passwordHash: nil,
+            confirmed: true,
+            name: identity.name ?? nameHint,
+            createdAt: now,
+            updatedAt: now
+        )
         try await tx.insertUser(user)
         try await tx.insertIdentity(IdentityRecord(linking: identity, to: user.id, at: now))
         return .created(user, replaced: replaced)

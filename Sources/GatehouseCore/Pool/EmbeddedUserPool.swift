@@ -42,9 +42,17 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - refreshKey: The secret refresh-token successors are derived with.
     ///   - appleVault: Set when Apple credentials are configured.
     public init(
-        settings: PoolSettings, store: any GatehouseStore, hasher: any PasswordHasher, tokens: TokenService,
-        mailer: any Mailer, box: SecretBox, clock: any TimeSource, random: any RandomSource,
-        liveness: CachedSessionLiveness, refreshKey: RefreshSuccessorKey, appleVault: AppleTokenVault? = nil
+        settings: PoolSettings,
+        store: any GatehouseStore,
+        hasher: any PasswordHasher,
+        tokens: TokenService,
+        mailer: any Mailer,
+        box: SecretBox,
+        clock: any TimeSource,
+        random: any RandomSource,
+        liveness: CachedSessionLiveness,
+        refreshKey: RefreshSuccessorKey,
+        appleVault: AppleTokenVault? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -82,7 +90,12 @@ public struct EmbeddedUserPool: IdentityProvider {
         let now = clock.now()
         let refreshToken = RefreshTokenCodec.generate(random)
         return SessionStart(
-            sessionID: random.uuidV7(at: now), method: method, refreshToken: refreshToken, refreshTokenHash: RefreshTokenCodec.hash(refreshToken), at: now)
+            sessionID: random.uuidV7(at: now),
+            method: method,
+            refreshToken: refreshToken,
+            refreshTokenHash: RefreshTokenCodec.hash(refreshToken),
+            at: now
+        )
     }
 
     /// Stores the session and its first refresh token for `userID` inside `tx`.
@@ -91,15 +104,26 @@ public struct EmbeddedUserPool: IdentityProvider {
         try await tx.insertSession(session)
         try await tx.insertRefreshToken(
             RefreshTokenRecord(
-                tokenHash: start.refreshTokenHash, sessionID: session.id, userID: userID,
-                createdAt: start.at, expiresAt: start.at.addingTimeInterval(min(settings.refreshTokenLifetime, settings.sessionLifetime))))
+                tokenHash: start.refreshTokenHash,
+                sessionID: session.id,
+                userID: userID,
+                createdAt: start.at,
+                expiresAt: start.at.addingTimeInterval(min(settings.refreshTokenLifetime, settings.sessionLifetime))
+            )
+        )
         return session
     }
 
     /// Signs the ID and access tokens of a recorded session.
     func issueTokens(_ start: SessionStart, session: SessionRecord, user: UserRecord, nonce: String?, isNewUser: Bool?) throws -> AuthTokens {
         let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce)
-        return AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: start.refreshToken, expiresIn: issued.expiresIn, isNewUser: isNewUser)
+        return AuthTokens(
+            idToken: issued.idToken,
+            accessToken: issued.accessToken,
+            refreshToken: start.refreshToken,
+            expiresIn: issued.expiresIn,
+            isNewUser: isNewUser
+        )
     }
 
     // MARK: Codes
@@ -115,11 +139,20 @@ public struct EmbeddedUserPool: IdentityProvider {
     }
 
     /// Issues a fresh code for `purpose`, replacing the user's earlier one.
-    func newCode(for userID: String, purpose: OneTimeCodeRecord.Purpose, lifetime: TimeInterval, now: Date) -> (code: String, record: OneTimeCodeRecord) {
+    func newCode(
+        for userID: String,
+        purpose: OneTimeCodeRecord.Purpose,
+        lifetime: TimeInterval,
+        now: Date
+    ) -> (code: String, record: OneTimeCodeRecord) {
         let code = random.sixDigitCode()
         let record = OneTimeCodeRecord(
-            userID: userID, purpose: purpose, codeHash: codeHash(userID: userID, purpose: purpose, code: code),
-            createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+            userID: userID,
+            purpose: purpose,
+            codeHash: codeHash(userID: userID, purpose: purpose, code: code),
+            createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime)
+        )
         return (code, record)
     }
 
@@ -127,7 +160,13 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// comparison, in one statement, so concurrent guesses never share a try (a correct code is
     /// deleted by the caller, so spending a try on it costs nothing). A used-up or expired code
     /// answers `expired` only to the right code, so it tells an attacker nothing.
-    func checkCode(_ code: String, for user: UserRecord, purpose: OneTimeCodeRecord.Purpose, now: Date, in tx: any StoreTransaction) async throws -> CodeCheck {
+    func checkCode(
+        _ code: String,
+        for user: UserRecord,
+        purpose: OneTimeCodeRecord.Purpose,
+        now: Date,
+        in tx: any StoreTransaction
+    ) async throws -> CodeCheck {
         let presented = codeHash(userID: user.id, purpose: purpose, code: code)
         if let record = try await tx.spendCodeAttempt(userID: user.id, purpose: purpose, maxAttempts: settings.maxCodeAttempts) {
             guard ConstantTime.equals(presented, record.codeHash) else { return .mismatch }
@@ -141,7 +180,14 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// Stores a code for `emailKey`'s account, or — for an address with no account that may get one —
     /// a decoy code row under a keyed hash of the address: the same store work either way, so the
     /// answer takes as long for both (no user enumeration by timing). Decoys expire like codes.
-    func storeCode(for target: UserRecord?, emailKey: String, purpose: OneTimeCodeRecord.Purpose, lifetime: TimeInterval, now: Date, in tx: any StoreTransaction) async throws -> String {
+    func storeCode(
+        for target: UserRecord?,
+        emailKey: String,
+        purpose: OneTimeCodeRecord.Purpose,
+        lifetime: TimeInterval,
+        now: Date,
+        in tx: any StoreTransaction
+    ) async throws -> String {
         let owner = target?.id ?? "decoy:" + box.keyedHash("decoy-code", emailKey)
         let (code, record) = newCode(for: owner, purpose: purpose, lifetime: lifetime, now: now)
         try await tx.replaceCode(record)
@@ -157,7 +203,10 @@ public struct EmbeddedUserPool: IdentityProvider {
         do {
             try await mailer.send(message, logger: logger)
         } catch {
-            logger.error("mail delivery failed", metadata: ["mail.kind": .string(message.kind), "error": .string(String(describing: type(of: error)))])
+            logger.error(
+                "mail delivery failed",
+                metadata: ["mail.kind": .string(message.kind), "error": .string(String(describing: type(of: error)))]
+            )
         }
     }
 
@@ -187,7 +236,14 @@ public struct EmbeddedUserPool: IdentityProvider {
     }
 
     func passwordIdentity(for user: UserRecord, at now: Date) -> IdentityRecord {
-        IdentityRecord(provider: "password", providerSubject: user.id, userID: user.id, email: user.email, emailVerified: user.emailVerified, linkedAt: now)
+        IdentityRecord(
+            provider: "password",
+            providerSubject: user.id,
+            userID: user.id,
+            email: user.email,
+            emailVerified: user.emailVerified,
+            linkedAt: now
+        )
     }
 
     /// Keeps the just-in-time profile (if the app already made one) in step with the pool user.

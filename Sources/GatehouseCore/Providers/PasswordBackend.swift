@@ -36,7 +36,12 @@ public protocol PasswordBackend: Sendable {
     /// - Returns: The sign-up answer.
     /// - Throws: A ``GatehouseError``.
     func signUp(
-        email: EmailAddress, password: String, name: String?, claimAddressMail: @Sendable () async throws -> Bool, client: ClientInfo, logger: Logger
+        email: EmailAddress,
+        password: String,
+        name: String?,
+        claimAddressMail: @Sendable () async throws -> Bool,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> SignUpResult
 
     /// Confirms the address with the emailed code.
@@ -99,6 +104,10 @@ public protocol PasswordBackend: Sendable {
     /// - Returns: The plan ``PasswordAuthentication`` runs.
     /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`, `invalid_password`.
     func preparePasswordChange(
-        principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger
+        principal: Principal,
+        currentPassword: String,
+        newPassword: String,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> PasswordChangePlan
 }

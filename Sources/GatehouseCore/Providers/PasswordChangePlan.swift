@@ -14,7 +14,9 @@ public struct PasswordChangePlan: Sendable {
     ///   - verifyCurrent: Checks the current password.
     ///   - apply: Makes the change, returning what it ended.
     public init(
-        accountKey: String, verifyCurrent: @escaping @Sendable () async throws -> Void, apply: @escaping @Sendable () async throws -> [DomainEvent]
+        accountKey: String,
+        verifyCurrent: @escaping @Sendable () async throws -> Void,
+        apply: @escaping @Sendable () async throws -> [DomainEvent]
     ) {
         self.accountKey = accountKey
         self.verifyCurrent = verifyCurrent

@@ -49,8 +49,10 @@ public struct AppleCredentials: Sendable {
         let iat = now.epochSeconds
         return try CompactJWS.encode(
             header: ["alg": "ES256", "kid": .string(keyID)],
-            claims: ["iss": .string(teamID), "iat": .number(Double(iat)), "exp": .number(Double(iat + 300)),
-                     "aud": "https://appleid.apple.com", "sub": .string(clientID)]
+            claims: [
+                "iss": .string(teamID), "iat": .number(Double(iat)), "exp": .number(Double(iat + 300)),
+                "aud": "https://appleid.apple.com", "sub": .string(clientID),
+            ]
         ) { input in
             Array(try privateKey.signature(for: input).rawRepresentation)
         }

@@ -43,12 +43,18 @@ public struct AppleTokenVault: Sendable {
                 return
             }
             let record = AppleTokenRecord(
-                userID: userID, appleSubject: identity.subject, clientID: identity.audience,
+                userID: userID,
+                appleSubject: identity.subject,
+                clientID: identity.audience,
                 sealedRefreshToken: try box.seal(Array(refreshToken.utf8), context: "apple-refresh:\(identity.subject):\(identity.audience)"),
-                createdAt: clock.now())
+                createdAt: clock.now()
+            )
             try await store.write { tx in try await tx.upsertAppleToken(record) }
         } catch {
-            logger.warning("could not exchange the Apple authorization code; the account cannot be revoked with Apple later", metadata: ["error": .string("\(error)")])
+            logger.warning(
+                "could not exchange the Apple authorization code; the account cannot be revoked with Apple later",
+                metadata: ["error": .string("\(error)")]
+            )
         }
     }
 
@@ -62,8 +68,13 @@ public struct AppleTokenVault: Sendable {
             let id = random.uuid()
             try await tx.enqueueRevocation(
                 AppleRevocationRecord(
-                    id: id, clientID: token.clientID, sealedRefreshToken: try box.seal(plain, context: "apple-revocation:\(id)"),
-                    createdAt: now, nextAttemptAt: now))
+                    id: id,
+                    clientID: token.clientID,
+                    sealedRefreshToken: try box.seal(plain, context: "apple-revocation:\(id)"),
+                    createdAt: now,
+                    nextAttemptAt: now
+                )
+            )
             ids.append(id)
         }
         try await tx.deleteAppleTokens(userID: userID)
@@ -103,19 +114,29 @@ public struct AppleTokenVault: Sendable {
             record.completedAt = now
             record.lastError = nil
             record.sealedRefreshToken = ""
-            logger.info("revoked the user's Apple token", metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)])
+            logger.info(
+                "revoked the user's Apple token",
+                metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)]
+            )
         } catch {
             record.lastError = String("\(error)".prefix(500))
             if now.timeIntervalSince(record.createdAt) > giveUpAfter {
                 record.completedAt = now
                 record.sealedRefreshToken = ""
-                logger.error("gave up revoking an Apple token", metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)])
+                logger.error(
+                    "gave up revoking an Apple token",
+                    metadata: ["revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts)]
+                )
             } else {
                 let delay = min(3600, 30 * pow(2, Double(min(record.attempts - 1, 10))))
                 record.nextAttemptAt = now.addingTimeInterval(delay)
-                logger.warning("Apple token revocation failed; will retry", metadata: [
-                    "revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts), "retry_in_s": .stringConvertible(Int(delay)),
-                ])
+                logger.warning(
+                    "Apple token revocation failed; will retry",
+                    metadata: [
+                        "revocation.id": .string(record.id), "attempts": .stringConvertible(record.attempts),
+                        "retry_in_s": .stringConvertible(Int(delay)),
+                    ]
+                )
             }
         }
         let updated = record

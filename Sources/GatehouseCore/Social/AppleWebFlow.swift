@@ -56,9 +56,10 @@ public struct AppleWebFlow: Sendable {
 
     /// Signs in with a verified-to-be Apple identity token: ``SocialSignIn`` passes its own
     /// `signInWithApple`, so the web flow reaches the core the same way as the native exchange.
-    typealias AppleSignIn = @Sendable (
-        _ identityToken: String, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
-    ) async throws -> AuthTokens
+    typealias AppleSignIn =
+        @Sendable (
+            _ identityToken: String, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
+        ) async throws -> AuthTokens
 
     let settings: Settings?
     let appleEnabled: Bool
@@ -86,7 +87,11 @@ public struct AppleWebFlow: Sendable {
 
     func enabled() throws -> Settings {
         guard let settings, appleEnabled else {
-            throw GatehouseError(.providerDisabled, "Sign in with Apple on the web is not enabled on this server.", cause: "GATEHOUSE_APPLE_SERVICES_ID is not set")
+            throw GatehouseError(
+                .providerDisabled,
+                "Sign in with Apple on the web is not enabled on this server.",
+                cause: "GATEHOUSE_APPLE_SERVICES_ID is not set"
+            )
         }
         return settings
     }
@@ -112,15 +117,19 @@ public struct AppleWebFlow: Sendable {
         guard Self.isPKCEChallenge(codeChallenge) else {
             throw GatehouseError.invalidRequest("'code_challenge' must be the 43-character base64url SHA-256 of the code verifier (PKCE S256).")
         }
-        if let nonce, !(1...256).contains(nonce.utf8.count) || !nonce.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
+        if let nonce, !(1...256).contains(nonce.utf8.count) || !nonce.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
+        {
             throw GatehouseError.invalidRequest("'nonce' must be 1 to 256 printable ASCII characters.")
         }
         let rawNonce = nonce ?? random.token(bytes: 24)
         let binding = random.token(bytes: 32)
         let lifetime = Int(settings.stateLifetime)
         let sealed = AppleWebState(
-            codeChallenge: codeChallenge, nonce: rawNonce, expiresAt: clock.now().addingTimeInterval(TimeInterval(lifetime)),
-            bindingHash: AppleWebState.bindingHash(of: binding))
+            codeChallenge: codeChallenge,
+            nonce: rawNonce,
+            expiresAt: clock.now().addingTimeInterval(TimeInterval(lifetime)),
+            bindingHash: AppleWebState.bindingHash(of: binding)
+        )
         let state = try sealed.seal(with: box)
         var components = URLComponents(string: settings.appleAPIBase + "/auth/authorize")!
         components.queryItems = [
@@ -188,11 +197,20 @@ public struct AppleWebFlow: Sendable {
                 let code = random.token(bytes: 32)
                 let hash = Digests.sha256Base64URL(code)
                 let sealed = try box.seal(Self.encode(tokens), context: "handoff:\(hash)")
-                let record = HandoffRecord(codeHash: hash, codeChallenge: state.codeChallenge, sealedTokens: sealed, createdAt: now, expiresAt: now.addingTimeInterval(settings.handoffLifetime))
+                let record = HandoffRecord(
+                    codeHash: hash,
+                    codeChallenge: state.codeChallenge,
+                    sealedTokens: sealed,
+                    createdAt: now,
+                    expiresAt: now.addingTimeInterval(settings.handoffLifetime)
+                )
                 try await store.write { tx in try await tx.insertHandoff(record) }
                 return target(["code": code])
             } catch let error as GatehouseError {
-                logger.info("Apple callback refused", metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")])
+                logger.info(
+                    "Apple callback refused",
+                    metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")]
+                )
                 return target(["error": error.code.rawValue])
             } catch {
                 logger.error("Apple callback failed", metadata: ["error": .string("\(error)")])
@@ -274,7 +292,9 @@ public struct AppleWebFlow: Sendable {
     /// RFC 7636: 43–128 characters of `[A-Za-z0-9-._~]`.
     static func isPKCEVerifier(_ value: String) -> Bool {
         (43...128).contains(value.utf8.count)
-            && value.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._~".unicodeScalars.contains($0)) }
+            && value.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._~".unicodeScalars.contains($0))
+            }
     }
 
     /// Apple's own error codes (`user_cancelled_authorize`, …) pass through; anything else is generic.
@@ -290,7 +310,9 @@ public struct AppleWebFlow: Sendable {
         }
         var name: String?
         if case .object(let parts)? = user["name"] {
-            let joined = [parts["firstName"]?.stringValue, parts["lastName"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            let joined = [parts["firstName"]?.stringValue, parts["lastName"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(
+                separator: " "
+            )
             name = joined.isEmpty ? nil : String(joined.prefix(256))
         }
         let email = user["email"]?.stringValue.flatMap { try? EmailAddress($0) }?.value
@@ -305,7 +327,8 @@ public struct AppleWebFlow: Sendable {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> AuthTokens {
-        guard case .object(let o) = try StrictJSONParser().parse(bytes), let id = o["id_token"]?.stringValue, let access = o["access_token"]?.stringValue,
+        guard case .object(let o) = try StrictJSONParser().parse(bytes), let id = o["id_token"]?.stringValue,
+            let access = o["access_token"]?.stringValue,
             let refresh = o["refresh_token"]?.stringValue, let expires = o["expires_in"]?.int64Value
         else { throw GatehouseError.internalError(cause: "hand-off tokens unreadable") }
         var isNew = false

@@ -55,7 +55,10 @@ struct AppleWebState: Equatable {
         for byte in bytes[1..<9] { expiry = expiry << 8 | UInt64(byte) }
         guard let nonce = String(validating: bytes[73...], as: UTF8.self) else { return nil }
         return AppleWebState(
-            codeChallenge: Base64URL.encode(bytes[9..<41]), nonce: nonce, expiresAt: Date(epochSeconds: Int64(bitPattern: expiry)),
-            bindingHash: Array(bytes[41..<73]))
+            codeChallenge: Base64URL.encode(bytes[9..<41]),
+            nonce: nonce,
+            expiresAt: Date(epochSeconds: Int64(bitPattern: expiry)),
+            bindingHash: Array(bytes[41..<73])
+        )
     }
 }

@@ -30,7 +30,10 @@ public struct ProviderTokenVerifier: Sendable {
         ///   - requireNonce: Refuse tokens without a nonce.
         ///   - leeway: Clock skew in seconds; clamped to 0…60.
         public init(
-            allowedAudiences: Set<String>, keys: RemoteKeySet, hostedDomains: Set<String> = [], requireNonce: Bool = false,
+            allowedAudiences: Set<String>,
+            keys: RemoteKeySet,
+            hostedDomains: Set<String> = [],
+            requireNonce: Bool = false,
             leeway: TimeInterval = 60
         ) {
             self.allowedAudiences = allowedAudiences
@@ -78,7 +81,11 @@ public struct ProviderTokenVerifier: Sendable {
     public func verify(_ token: String, rawNonce: String?) async throws -> VerifiedIdentity {
         guard let settings else {
             let variable = provider == .google ? "GATEHOUSE_GOOGLE_CLIENT_IDS" : "GATEHOUSE_APPLE_CLIENT_IDS"
-            throw GatehouseError(.providerDisabled, "Sign in with \(provider == .google ? "Google" : "Apple") is not enabled on this server.", cause: "\(variable) is empty")
+            throw GatehouseError(
+                .providerDisabled,
+                "Sign in with \(provider == .google ? "Google" : "Apple") is not enabled on this server.",
+                cause: "\(variable) is empty"
+            )
         }
         func refuse(_ cause: String) -> GatehouseError { .invalidToken(cause: "\(provider.rawValue): \(cause)") }
 
@@ -130,9 +137,15 @@ public struct ProviderTokenVerifier: Sendable {
         let name = provider == .google ? claims["name"]?.stringValue : nil
         let verified = email != nil && emailVerified
         return VerifiedIdentity(
-            provider: provider, subject: sub, email: email, emailVerified: verified,
-            emailAuthoritative: verified && Self.isAuthoritative(provider, email: email, hostedDomain: hostedDomain), isPrivateEmail: isPrivate,
-            name: name, audience: audience)
+            provider: provider,
+            subject: sub,
+            email: email,
+            emailVerified: verified,
+            emailAuthoritative: verified && Self.isAuthoritative(provider, email: email, hostedDomain: hostedDomain),
+            isPrivateEmail: isPrivate,
+            name: name,
+            audience: audience
+        )
     }
 
     /// Google's own domains, where a verified Google address is a Gmail mailbox.

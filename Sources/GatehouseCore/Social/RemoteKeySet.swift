@@ -40,7 +40,11 @@ public final class RemoteKeySet: Sendable {
     ///   - unknownKidInterval: Seconds between refetches an unknown `kid` (or a failing issuer) may cause.
     ///   - logger: Logs fetches and failures.
     public init(
-        issuerName: String, url: String, source: any JWKSSource, clock: any TimeSource, unknownKidInterval: TimeInterval = 60,
+        issuerName: String,
+        url: String,
+        source: any JWKSSource,
+        clock: any TimeSource,
+        unknownKidInterval: TimeInterval = 60,
         logger: Logger
     ) {
         self.issuerName = issuerName
@@ -66,8 +70,10 @@ public final class RemoteKeySet: Sendable {
     package func keys(containing kid: String) async throws -> RS256KeySet {
         let now = clock.now()
         let (cached, fresh, sinceAttempt, sinceUnknownKid) = state.withLock { s in
-            (s.keys, s.expiresAt > now, s.lastFetchAttempt.map { now.timeIntervalSince($0) } ?? .infinity,
-             s.lastUnknownKidRefetch.map { now.timeIntervalSince($0) } ?? .infinity)
+            (
+                s.keys, s.expiresAt > now, s.lastFetchAttempt.map { now.timeIntervalSince($0) } ?? .infinity,
+                s.lastUnknownKidRefetch.map { now.timeIntervalSince($0) } ?? .infinity
+            )
         }
         guard let cached else {
             // Nothing to fall back on: fetch, but do not hammer an issuer that just failed.
@@ -124,7 +130,10 @@ public final class RemoteKeySet: Sendable {
         do {
             fetched = try await source.fetchJWKS(from: url)
         } catch {
-            logger.warning("could not fetch provider keys; keeping the last good set", metadata: ["issuer": .string(issuerName), "error": .string("\(error)")])
+            logger.warning(
+                "could not fetch provider keys; keeping the last good set",
+                metadata: ["issuer": .string(issuerName), "error": .string("\(error)")]
+            )
             throw GatehouseError.upstreamUnavailable(cause: "\(issuerName) JWKS: \(error)")
         }
         let keys: RS256KeySet

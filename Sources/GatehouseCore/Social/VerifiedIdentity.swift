@@ -42,8 +42,14 @@ public struct VerifiedIdentity: Sendable, Equatable {
     ///   - name: Google's `name` claim.
     ///   - audience: The `aud` the token was issued to.
     public init(
-        provider: Provider, subject: String, email: String?, emailVerified: Bool, emailAuthoritative: Bool, isPrivateEmail: Bool,
-        name: String?, audience: String
+        provider: Provider,
+        subject: String,
+        email: String?,
+        emailVerified: Bool,
+        emailAuthoritative: Bool,
+        isPrivateEmail: Bool,
+        name: String?,
+        audience: String
     ) {
         self.provider = provider
         self.subject = subject
@@ -77,7 +83,10 @@ public struct ProviderSignIn: Sendable {
     ///   - appleAuthorizationCode: Apple's one-time code, to keep a refresh token for revocation.
     ///   - appleRedirectURI: The redirect URI the code was issued for (web flow only).
     public init(
-        identity: VerifiedIdentity, nonce: String?, fullNameHint: String?, appleAuthorizationCode: String? = nil,
+        identity: VerifiedIdentity,
+        nonce: String?,
+        fullNameHint: String?,
+        appleAuthorizationCode: String? = nil,
         appleRedirectURI: String? = nil
     ) {
         self.identity = identity

@@ -70,6 +70,7 @@ public struct AccessTokenVerifier: Sendable {
             jti: claims["jti"]?.stringValue,
             scope: claims["scope"]?.stringValue ?? "",
             issuedAt: times.issuedAt,
-            expiresAt: times.expiresAt)
+            expiresAt: times.expiresAt
+        )
     }
 }

@@ -57,6 +57,7 @@ public final class Keyring: Sendable {
             accessSigner: try signer(.accessToken),
             idKeys: RS256KeySet(idKeys.map { .init(kid: $0.kid, publicKey: $0.publicKey) }),
             accessKeys: RS256KeySet(accessKeys.map { .init(kid: $0.kid, publicKey: $0.publicKey) }),
-            jwks: jwks.serialized())
+            jwks: jwks.serialized()
+        )
     }
 }

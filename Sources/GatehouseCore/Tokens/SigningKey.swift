@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import _CryptoExtras
 import GatehouseInfrastructure
+import _CryptoExtras
 
 /// One of our RSA signing keys: ID tokens and access tokens each have their own, as Cognito does.
 public struct SigningKey: Sendable {
@@ -35,7 +35,12 @@ public struct SigningKey: Sendable {
     ///   - retiredAt: When a newer key took over signing; `nil` while it signs.
     ///   - expiresAt: When it stops being published; `nil` for no end yet.
     public init(
-        kid: String, use: Use, privateKey: _RSA.Signing.PrivateKey, createdAt: Date, retiredAt: Date? = nil, expiresAt: Date? = nil
+        kid: String,
+        use: Use,
+        privateKey: _RSA.Signing.PrivateKey,
+        createdAt: Date,
+        retiredAt: Date? = nil,
+        expiresAt: Date? = nil
     ) {
         self.kid = kid
         self.use = use

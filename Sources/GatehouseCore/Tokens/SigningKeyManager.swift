@@ -80,9 +80,13 @@ public struct SigningKeyManager: Sendable {
 
     func seal(_ key: SigningKey) throws -> StoredSigningKey {
         StoredSigningKey(
-            kid: key.kid, use: key.use.rawValue,
+            kid: key.kid,
+            use: key.use.rawValue,
             sealedPrivateKey: try box.seal(Array(key.privateKey.derRepresentation), context: "signing-key:\(key.kid)"),
-            createdAt: key.createdAt, retiredAt: key.retiredAt, expiresAt: key.expiresAt)
+            createdAt: key.createdAt,
+            retiredAt: key.retiredAt,
+            expiresAt: key.expiresAt
+        )
     }
 
     func unseal(_ stored: StoredSigningKey) throws -> SigningKey {
@@ -91,7 +95,12 @@ public struct SigningKeyManager: Sendable {
         }
         let der = try box.open(stored.sealedPrivateKey, context: "signing-key:\(stored.kid)")
         return SigningKey(
-            kid: stored.kid, use: use, privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der),
-            createdAt: stored.createdAt, retiredAt: stored.retiredAt, expiresAt: stored.expiresAt)
+            kid: stored.kid,
+            use: use,
+            privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der),
+            createdAt: stored.createdAt,
+            retiredAt: stored.retiredAt,
+            expiresAt: stored.expiresAt
+        )
     }
 }

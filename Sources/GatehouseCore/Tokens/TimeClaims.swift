@@ -8,7 +8,10 @@ struct TimeClaims: Sendable {
     var issuedAt: Date?
 
     package init(
-        _ claims: [String: JSONValue], now: Date, leeway: TimeInterval, context: String,
+        _ claims: [String: JSONValue],
+        now: Date,
+        leeway: TimeInterval,
+        context: String,
         failure: (String) -> GatehouseError = { .unauthorized(cause: $0) }
     ) throws(GatehouseError) {
         func date(_ name: String) throws(GatehouseError) -> Date? {

@@ -21,7 +21,11 @@ public struct TokenService: Sendable {
     ///   - random: Each token's `jti`.
     ///   - cache: Access tokens already verified, or `nil` to verify every one in full.
     public init(
-        settings: TokenSettings, keyring: Keyring, clock: any TimeSource, random: any RandomSource, cache: VerifiedTokenCache? = nil
+        settings: TokenSettings,
+        keyring: Keyring,
+        clock: any TimeSource,
+        random: any RandomSource,
+        cache: VerifiedTokenCache? = nil
     ) {
         self.settings = settings
         self.keyring = keyring
@@ -82,7 +86,8 @@ public struct TokenService: Sendable {
         return Issued(
             idToken: try Self.sign(id.finish(), with: keys.idSigner),
             accessToken: try Self.sign(access.finish(), with: keys.accessSigner),
-            expiresIn: Int(settings.accessTokenLifetime))
+            expiresIn: Int(settings.accessTokenLifetime)
+        )
     }
 
     static func sign(_ claims: [UInt8], with key: SigningKey) throws -> String {

@@ -24,8 +24,12 @@ public struct TokenSettings: Sendable {
     ///   - scope: The access tokens' `scope`.
     ///   - leeway: Clock skew in seconds; clamped to 0…60.
     public init(
-        issuer: String, clientID: String, accessTokenLifetime: TimeInterval = 3600, idTokenLifetime: TimeInterval = 3600,
-        scope: String = "openid email profile", leeway: TimeInterval = 60
+        issuer: String,
+        clientID: String,
+        accessTokenLifetime: TimeInterval = 3600,
+        idTokenLifetime: TimeInterval = 3600,
+        scope: String = "openid email profile",
+        leeway: TimeInterval = 60
     ) {
         self.issuer = issuer
         self.clientID = clientID

@@ -38,7 +38,10 @@ public struct PasswordAuthentication: Sendable {
 
     /// The code limits: per account (cleared by a correct code, with `alsoResetting`) and per client.
     func guardingCode<T: Sendable>(
-        _ email: EmailAddress, client: ClientInfo, alsoResetting: [RateLimiter.Bucket] = [], _ body: () async throws -> T
+        _ email: EmailAddress,
+        client: ClientInfo,
+        alsoResetting: [RateLimiter.Bucket] = [],
+        _ body: () async throws -> T
     ) async throws -> T {
         let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
         let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
@@ -72,7 +75,13 @@ public struct PasswordAuthentication: Sendable {
         // The address's quota is drawn on where the strategy sends (or would send) the mail.
         let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
         return try await backend.signUp(
-            email: email, password: password, name: name, claimAddressMail: claimAddressMail, client: client, logger: logger)
+            email: email,
+            password: password,
+            name: name,
+            claimAddressMail: claimAddressMail,
+            client: client,
+            logger: logger
+        )
     }
 
     /// Confirms the address with the code from the sign-up mail.
@@ -121,7 +130,8 @@ public struct PasswordAuthentication: Sendable {
             // The attempt is counted before the password is checked, so concurrent guesses cannot
             // all slip in under the limit; a correct password clears the account's failures.
             let grant = try await limiter.guarding(
-                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+                [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
+                resetOnSuccess: [accountBucket],
                 failureCodes: [.invalidCredentials]
             ) {
                 try await backend.verifyPassword(email: email, password: password, client: client, logger: logger)
@@ -173,11 +183,17 @@ public struct PasswordAuthentication: Sendable {
     /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
     public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
         let plan = try await backend.preparePasswordChange(
-            principal: principal, currentPassword: currentPassword, newPassword: newPassword, client: client, logger: logger)
+            principal: principal,
+            currentPassword: currentPassword,
+            newPassword: newPassword,
+            client: client,
+            logger: logger
+        )
         let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
         try await admit(client)
         try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)], resetOnSuccess: [accountBucket],
+            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
+            resetOnSuccess: [accountBucket],
             failureCodes: [.invalidCredentials]
         ) {
             try await plan.verifyCurrent()

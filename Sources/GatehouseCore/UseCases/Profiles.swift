@@ -18,7 +18,11 @@ public struct Profiles: Sendable {
     ///   - cache: The profile cache, if profiles are cached.
     ///   - domainEvents: Where profile changes are published.
     public init(
-        store: any GatehouseStore, backend: any AccountBackend, clock: any TimeSource, cache: ProfileCache? = nil, domainEvents: DomainEvents
+        store: any GatehouseStore,
+        backend: any AccountBackend,
+        clock: any TimeSource,
+        cache: ProfileCache? = nil,
+        domainEvents: DomainEvents
     ) {
         self.store = store
         self.backend = backend
@@ -48,7 +52,8 @@ public struct Profiles: Sendable {
         let now = clock.now()
         let view: ProfileView = try await store.write { tx in
             let profile = try await tx.insertProfileIfAbsent(
-                ProfileRecord(sub: sub, email: seed.email, emailVerified: seed.emailVerified, fullName: seed.name, createdAt: now, updatedAt: now))
+                ProfileRecord(sub: sub, email: seed.email, emailVerified: seed.emailVerified, fullName: seed.name, createdAt: now, updatedAt: now)
+            )
             return ProfileView(profile: profile, identities: try await Self.linked(tx, sub))
         }
         logger.info("profile created just in time", metadata: ["user.sub": .string(sub)])

@@ -24,8 +24,14 @@ extension SocialSignIn {
     public func appleWebCallback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger) async -> String {
         await appleWeb.callback(form: form, browserBinding: browserBinding, client: client, logger: logger) { idToken, code, nonce, name, redirect in
             try await signInWithApple(
-                identityToken: idToken, authorizationCode: code, nonce: nonce, fullName: name, redirectURI: redirect,
-                client: client, logger: logger)
+                identityToken: idToken,
+                authorizationCode: code,
+                nonce: nonce,
+                fullName: name,
+                redirectURI: redirect,
+                client: client,
+                logger: logger
+            )
         }
     }
 

@@ -26,8 +26,13 @@ public struct SocialSignIn: Sendable {
     ///   - domainEvents: Where what a sign-in changed is published.
     ///   - appleWeb: Apple's web flow (its state, callback page target and hand-off codes).
     public init(
-        google: ProviderTokenVerifier, apple: ProviderTokenVerifier, backend: any SocialBackend, limiter: RateLimiter, events: any AuthEventObserver,
-        domainEvents: DomainEvents, appleWeb: AppleWebFlow
+        google: ProviderTokenVerifier,
+        apple: ProviderTokenVerifier,
+        backend: any SocialBackend,
+        limiter: RateLimiter,
+        events: any AuthEventObserver,
+        domainEvents: DomainEvents,
+        appleWeb: AppleWebFlow
     ) {
         self.google = google
         self.apple = apple
@@ -66,13 +71,23 @@ public struct SocialSignIn: Sendable {
     /// - Returns: The session's tokens, `isNewUser` set.
     /// - Throws: `invalid_token`, `provider_disabled`, `conflict`, `too_many_requests`.
     public func signInWithApple(
-        identityToken: String, authorizationCode: String?, nonce: String?, fullName: String?, redirectURI: String? = nil,
-        client: ClientInfo, logger: Logger
+        identityToken: String,
+        authorizationCode: String?,
+        nonce: String?,
+        fullName: String?,
+        redirectURI: String? = nil,
+        client: ClientInfo,
+        logger: Logger
     ) async throws -> AuthTokens {
         try await events.observing("apple") {
             let identity = try await verify(identityToken, nonce: nonce, with: apple, client: client)
             let request = ProviderSignIn(
-                identity: identity, nonce: nonce, fullNameHint: fullName, appleAuthorizationCode: authorizationCode, appleRedirectURI: redirectURI)
+                identity: identity,
+                nonce: nonce,
+                fullNameHint: fullName,
+                appleAuthorizationCode: authorizationCode,
+                appleRedirectURI: redirectURI
+            )
             return try await signIn(request, client: client, logger: logger)
         }
     }

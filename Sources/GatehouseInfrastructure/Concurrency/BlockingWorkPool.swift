@@ -128,7 +128,11 @@ package final class BlockingWorkPool: Service, Sendable {
     ///   - niceness: The nice value used where the idle scheduling class is refused.
     ///   - refusal: The error thrown for a refused or dropped job.
     package init(
-        label: String, width: Int, limits: Limits = Limits(), niceness: Int32 = 19, refusal: @escaping @Sendable (Refusal) -> any Error
+        label: String,
+        width: Int,
+        limits: Limits = Limits(),
+        niceness: Int32 = 19,
+        refusal: @escaping @Sendable (Refusal) -> any Error
     ) {
         self.label = label
         self.width = max(1, width)

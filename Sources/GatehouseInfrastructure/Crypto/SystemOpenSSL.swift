@@ -18,7 +18,8 @@ import Glibc
 /// Kept: 2.08x swift-crypto's `_RSA` signing on this project's AVX-512 IFMA machine (Benchmarks/Microbench
 /// `rsa-sign`).
 package final class SystemOpenSSL: @unchecked Sendable {
-    typealias D2IAutoPrivateKey = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
+    typealias D2IAutoPrivateKey =
+        @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?
     typealias CtxNew = @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
     typealias CtxInt = @convention(c) (OpaquePointer?) -> Int32
     typealias CtxSetInt = @convention(c) (OpaquePointer?, Int32) -> Int32
@@ -60,13 +61,33 @@ package final class SystemOpenSSL: @unchecked Sendable {
             dlclose(library)
             return nil
         }
-        return SystemOpenSSL(d2i: d2i, ctxNew: ctxNew, signInit: signInit, setPadding: setPadding, setMD: setMD, sha256: sha256, sign: sign, ctxFree: ctxFree, pkeyFree: pkeyFree)
+        return SystemOpenSSL(
+            d2i: d2i,
+            ctxNew: ctxNew,
+            signInit: signInit,
+            setPadding: setPadding,
+            setMD: setMD,
+            sha256: sha256,
+            sign: sign,
+            ctxFree: ctxFree,
+            pkeyFree: pkeyFree
+        )
         #else
         return nil
         #endif
     }
 
-    private init(d2i: @escaping D2IAutoPrivateKey, ctxNew: @escaping CtxNew, signInit: @escaping CtxInt, setPadding: @escaping CtxSetInt, setMD: @escaping CtxSetMD, sha256: @escaping GetMD, sign: @escaping Sign, ctxFree: @escaping Free, pkeyFree: @escaping Free) {
+    private init(
+        d2i: @escaping D2IAutoPrivateKey,
+        ctxNew: @escaping CtxNew,
+        signInit: @escaping CtxInt,
+        setPadding: @escaping CtxSetInt,
+        setMD: @escaping CtxSetMD,
+        sha256: @escaping GetMD,
+        sign: @escaping Sign,
+        ctxFree: @escaping Free,
+        pkeyFree: @escaping Free
+    ) {
         self.d2iAutoPrivateKey = d2i
         self.ctxNew = ctxNew
         self.signInit = signInit
@@ -107,6 +128,8 @@ package final class RS256OpenSSLSigner: @unchecked Sendable {
     /// Contexts ready to sign, not in use. At most `maxIdle` are kept.
     private let idle = Mutex<[OpaquePointer]>([])
     package static let maxIdle = 16
+    /// OpenSSL's `RSA_PKCS1_PADDING` (RS256 is RSASSA-PKCS1-v1_5).
+    static let pkcs1Padding: Int32 = 1
 
     init(library: SystemOpenSSL, pkey: OpaquePointer) {
         self.library = library
@@ -123,7 +146,7 @@ package final class RS256OpenSSLSigner: @unchecked Sendable {
 
     private func makeContext() -> OpaquePointer? {
         guard let ctx = library.ctxNew(pkey, nil) else { return nil }
-        guard library.signInit(ctx) == 1, library.setPadding(ctx, 1 /* RSA_PKCS1_PADDING */) == 1,
+        guard library.signInit(ctx) == 1, library.setPadding(ctx, Self.pkcs1Padding) == 1,
             library.setSignatureMD(ctx, library.sha256()) == 1
         else {
             library.ctxFree(ctx)
@@ -141,11 +164,13 @@ package final class RS256OpenSSLSigner: @unchecked Sendable {
             digest.withUnsafeBufferPointer { library.sign(ctx, out.baseAddress, &length, $0.baseAddress, $0.count) }
         }
         // A context that failed is not trusted again.
-        let keep = rc == 1 && idle.withLock { contexts in
-            guard contexts.count < Self.maxIdle else { return false }
-            contexts.append(ctx)
-            return true
-        }
+        let keep =
+            rc == 1
+            && idle.withLock { contexts in
+                guard contexts.count < Self.maxIdle else { return false }
+                contexts.append(ctx)
+                return true
+            }
         if !keep { library.ctxFree(ctx) }
         guard rc == 1 else { return nil }
         return Array(output.prefix(length))

@@ -25,7 +25,10 @@ public enum DotEnv {
     }
 
     /// The process environment over the `.env` file at `path` (if it exists).
-    public static func environment(merging path: String = ".env", processEnvironment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    public static func environment(
+        merging path: String = ".env",
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String: String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return processEnvironment }
         return parse(text).merging(processEnvironment) { _, process in process }
     }

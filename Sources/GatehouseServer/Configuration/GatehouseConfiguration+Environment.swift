@@ -81,7 +81,8 @@ extension GatehouseConfiguration {
         c.hashingLimits = BlockingWorkPool.Limits(
             maxQueued: try reader.int("GATEHOUSE_HASHING_QUEUE_LIMIT", in: 1...10_000) ?? c.hashingLimits.maxQueued,
             perLane: try reader.int("GATEHOUSE_HASHING_PER_CLIENT", in: 1...1000) ?? c.hashingLimits.perLane,
-            maxWait: try reader.seconds("GATEHOUSE_HASHING_MAX_WAIT", in: 1...300) ?? c.hashingLimits.maxWait)
+            maxWait: try reader.seconds("GATEHOUSE_HASHING_MAX_WAIT", in: 1...300) ?? c.hashingLimits.maxWait
+        )
 
         c.googleClientIDs = reader.list("GATEHOUSE_GOOGLE_CLIENT_IDS", aliases: ["GOOGLE_CLIENT_ID"])
         c.googleJWKSURL = try reader.url("GATEHOUSE_GOOGLE_JWKS_URL") ?? c.googleJWKSURL
@@ -93,14 +94,18 @@ extension GatehouseConfiguration {
         c.appleTeamID = reader.string("GATEHOUSE_APPLE_TEAM_ID")
         c.appleKeyID = reader.string("GATEHOUSE_APPLE_KEY_ID")
         c.applePrivateKeyFile = reader.string("GATEHOUSE_APPLE_PRIVATE_KEY_FILE")
-        let credentials = [("GATEHOUSE_APPLE_TEAM_ID", c.appleTeamID), ("GATEHOUSE_APPLE_KEY_ID", c.appleKeyID), ("GATEHOUSE_APPLE_PRIVATE_KEY_FILE", c.applePrivateKeyFile)]
+        let credentials = [
+            ("GATEHOUSE_APPLE_TEAM_ID", c.appleTeamID), ("GATEHOUSE_APPLE_KEY_ID", c.appleKeyID),
+            ("GATEHOUSE_APPLE_PRIVATE_KEY_FILE", c.applePrivateKeyFile),
+        ]
         let missing = credentials.filter { $0.1 == nil }.map(\.0)
         if !missing.isEmpty, missing.count < credentials.count {
             throw ConfigurationError("Apple credentials are incomplete: also set \(missing.joined(separator: ", ")) (or none of them).")
         }
         if let scheme = reader.string("GATEHOUSE_APP_URL_SCHEME") {
             let lower = scheme.lowercased()
-            let valid = lower.first.map { ("a"..."z").contains($0) } == true
+            let valid =
+                lower.first.map { ("a"..."z").contains($0) } == true
                 && lower.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
             guard valid, !["http", "https", "javascript", "data", "file", "vbscript", "blob", "about"].contains(lower) else {
                 throw ConfigurationError("GATEHOUSE_APP_URL_SCHEME must be your app's custom URL scheme (letters, digits, + - .), not '\(scheme)'.")
@@ -124,7 +129,9 @@ extension GatehouseConfiguration {
 
         c.mail = reader.string("GATEHOUSE_MAIL") ?? c.mail
         guard c.mail == "outbox" else {
-            throw ConfigurationError("GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet.")
+            throw ConfigurationError(
+                "GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet."
+            )
         }
         c.mailFrom = reader.string("GATEHOUSE_MAIL_FROM") ?? c.mailFrom
 
@@ -156,13 +163,19 @@ extension GatehouseConfiguration {
         guard let client = reader.string("GATEHOUSE_COGNITO_CLIENT_ID", aliases: ["COGNITO_CLIENT_ID"]) else {
             throw ConfigurationError("GATEHOUSE_IDENTITY_PROVIDER=cognito needs GATEHOUSE_COGNITO_CLIENT_ID (the app client without a secret).")
         }
-        let region = reader.string("GATEHOUSE_COGNITO_REGION", aliases: ["AWS_REGION", "AWS_DEFAULT_REGION"]) ?? CognitoSettings.region(fromPoolID: pool)
+        let region =
+            reader.string("GATEHOUSE_COGNITO_REGION", aliases: ["AWS_REGION", "AWS_DEFAULT_REGION"]) ?? CognitoSettings.region(fromPoolID: pool)
         if let region, let poolRegion = CognitoSettings.region(fromPoolID: pool), region != poolRegion {
             throw ConfigurationError("GATEHOUSE_COGNITO_REGION is '\(region)' but the pool \(pool) lives in \(poolRegion).")
         }
         var settings = CognitoSettings(
-            userPoolID: pool, clientID: client, region: region, endpoint: try reader.url("GATEHOUSE_COGNITO_ENDPOINT"),
-            jwksURL: try reader.url("GATEHOUSE_COGNITO_JWKS_URL"), refreshRotation: try reader.bool("GATEHOUSE_COGNITO_REFRESH_ROTATION") ?? false)
+            userPoolID: pool,
+            clientID: client,
+            region: region,
+            endpoint: try reader.url("GATEHOUSE_COGNITO_ENDPOINT"),
+            jwksURL: try reader.url("GATEHOUSE_COGNITO_JWKS_URL"),
+            refreshRotation: try reader.bool("GATEHOUSE_COGNITO_REFRESH_ROTATION") ?? false
+        )
         if let days = try reader.int("GATEHOUSE_COGNITO_REFRESH_TOKEN_DAYS", in: 1...3650) {
             settings.refreshTokenLifetime = TimeInterval(days) * 86_400
         }

@@ -25,9 +25,12 @@ struct AppleWebController {
             throw GatehouseError.invalidRequest("Only the S256 code challenge method is supported.")
         }
         let start = try await social.authorizeAppleWeb(codeChallenge: challenge, nonce: query["nonce"].map(String.init), logger: context.logger)
-        return Response(status: .found, headers: [
-            .location: start.url, .cacheControl: "no-store", .setCookie: AppleBindingCookie.set(start.browserBinding, maxAge: start.lifetime),
-        ])
+        return Response(
+            status: .found,
+            headers: [
+                .location: start.url, .cacheControl: "no-store", .setCookie: AppleBindingCookie.set(start.browserBinding, maxAge: start.lifetime),
+            ]
+        )
     }
 
     @Sendable func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -36,7 +39,11 @@ struct AppleWebController {
         do {
             let form = try await FormBody.read(request, reader: body)
             let target = await social.appleWebCallback(
-                form: form, browserBinding: AppleBindingCookie.value(in: request), client: context.client, logger: context.logger)
+                form: form,
+                browserBinding: AppleBindingCookie.value(in: request),
+                client: context.client,
+                logger: context.logger
+            )
             page = AppleCallbackPage.response(redirectingTo: target)
         } catch let error as any ContractFailure {
             context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.wireCode)])

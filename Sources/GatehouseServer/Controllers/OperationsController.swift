@@ -34,7 +34,9 @@ struct OperationsController {
 
     @Sendable func prometheus(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: metrics.render())))
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: metrics.render()))
+        )
     }
 }

@@ -24,7 +24,12 @@ struct PasswordController {
     @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(SignUpRequest.self, from: request)
         let result = try await passwords.signUp(
-            email: input.email, password: input.password, fullName: input.fullName, client: context.client, logger: context.logger)
+            email: input.email,
+            password: input.password,
+            fullName: input.fullName,
+            client: context.client,
+            logger: context.logger
+        )
         return try SignUpResponse(result).response(.created)
     }
 
@@ -55,15 +60,24 @@ struct PasswordController {
     @Sendable func resetPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(ResetPasswordRequest.self, from: request)
         try await passwords.resetPassword(
-            email: input.email, code: input.code, newPassword: input.newPassword, client: context.client, logger: context.logger)
+            email: input.email,
+            code: input.code,
+            newPassword: input.newPassword,
+            client: context.client,
+            logger: context.logger
+        )
         return try OutcomeResponse.reset.response()
     }
 
     @Sendable func changePassword(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(ChangePasswordRequest.self, from: request)
         try await passwords.changePassword(
-            principal: context.principal, currentPassword: input.currentPassword, newPassword: input.newPassword, client: context.client,
-            logger: context.logger)
+            principal: context.principal,
+            currentPassword: input.currentPassword,
+            newPassword: input.newPassword,
+            client: context.client,
+            logger: context.logger
+        )
         return try OutcomeResponse.changed.response()
     }
 }

@@ -16,15 +16,25 @@ struct SocialController {
     @Sendable func google(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(GoogleSignInRequest.self, from: request)
         let tokens = try await social.signInWithGoogle(
-            idToken: input.idToken, nonce: input.nonce, fullName: input.fullName, client: context.client, logger: context.logger)
+            idToken: input.idToken,
+            nonce: input.nonce,
+            fullName: input.fullName,
+            client: context.client,
+            logger: context.logger
+        )
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func apple(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(AppleSignInRequest.self, from: request)
         let tokens = try await social.signInWithApple(
-            identityToken: input.identityToken, authorizationCode: input.authorizationCode, nonce: input.nonce, fullName: input.fullName,
-            client: context.client, logger: context.logger)
+            identityToken: input.identityToken,
+            authorizationCode: input.authorizationCode,
+            nonce: input.nonce,
+            fullName: input.fullName,
+            client: context.client,
+            logger: context.logger
+        )
         return TokenResponse(tokens).fastResponse()
     }
 }

@@ -19,7 +19,8 @@ struct WellKnownController {
         return Response(
             status: .ok,
             headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(discovery.jwksMaxAge)"],
-            body: .init(byteBuffer: ByteBuffer(bytes: jwks)))
+            body: .init(byteBuffer: ByteBuffer(bytes: jwks))
+        )
     }
 
     @Sendable func openIDConfiguration(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -30,7 +31,9 @@ struct WellKnownController {
 
     @Sendable func openAPI(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
-            body: .init(byteBuffer: ByteBuffer(bytes: discovery.openAPI)))
+            status: .ok,
+            headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(bytes: discovery.openAPI))
+        )
     }
 }

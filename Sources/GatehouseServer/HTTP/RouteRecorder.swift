@@ -14,7 +14,9 @@ final class RouteRecorder<Context: RequestContext>: RouterMethods {
     }
 
     @discardableResult func on<Responder: HTTPResponder>(
-        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+        _ path: RouterPath,
+        method: HTTPRequest.Method,
+        responder: Responder
     ) -> Self where Responder.Context == Context {
         recorded.append((path, method))
         router.on(path, method: method, responder: responder)

@@ -35,7 +35,13 @@ public struct GatehouseLogHandler: LogHandler {
         // Hummingbird's request id, under the name operators search for.
         if let requestID = merged.removeValue(forKey: "hb.request.id") { merged["request_id"] = requestID }
         let line = Self.render(
-            time: Date().formatted(.iso8601), level: event.level, label: label, message: event.message.description, metadata: merged, json: json)
+            time: Date().formatted(.iso8601),
+            level: event.level,
+            label: label,
+            message: event.message.description,
+            metadata: merged,
+            json: json
+        )
         Self.output.withLock { _ in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }

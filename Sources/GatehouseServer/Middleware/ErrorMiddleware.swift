@@ -14,7 +14,9 @@ struct ErrorMiddleware: RouterMiddleware {
             let failure = ContractFailures.from(error)
             if failure.status.code >= 500 {
                 context.logger.error(
-                    "request failed", metadata: ["error.code": .string(failure.wireCode), "error.cause": .string(failure.logCause ?? "-")])
+                    "request failed",
+                    metadata: ["error.code": .string(failure.wireCode), "error.cause": .string(failure.logCause ?? "-")]
+                )
             } else if let cause = failure.logCause {
                 context.logger.info("request refused", metadata: ["error.code": .string(failure.wireCode), "error.cause": .string(cause)])
             }

@@ -8,7 +8,12 @@ struct MetricsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unknown", status: response.status.code, duration: ContinuousClock.now - start)
+        metrics.recordRequest(
+            method: request.method.rawValue,
+            route: context.endpointPath ?? "unknown",
+            status: response.status.code,
+            duration: ContinuousClock.now - start
+        )
         return response
     }
 }

@@ -34,8 +34,11 @@ struct RequestContextMiddleware: RouterMiddleware {
                 "http.method": .string(request.method.rawValue),
                 "http.route": .string(context.endpointPath ?? "unknown"),
                 "http.status": .stringConvertible(response.status.code),
-                "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
-            ])
+                "duration_ms": .string(
+                    String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                ),
+            ]
+        )
         return response
     }
 

@@ -19,10 +19,15 @@ public enum Doctor {
             if let settings = c.cognito {
                 let client = CognitoClient(
                     settings: .init(region: settings.region, endpoint: settings.endpoint, credentials: c.awsCredentials, maxAttempts: 1),
-                    http: { try upstream.client })
+                    http: { try upstream.client }
+                )
                 let expected = CognitoDoctor.Expectations(
-                    googleClientIDs: c.googleClientIDs, appleClientIDs: c.appleClientIDs, appleServicesID: c.appleServicesID,
-                    appURLScheme: c.appURLScheme, hasCredentials: c.awsCredentials != nil)
+                    googleClientIDs: c.googleClientIDs,
+                    appleClientIDs: c.appleClientIDs,
+                    appleServicesID: c.appleServicesID,
+                    appURLScheme: c.appURLScheme,
+                    hasCredentials: c.awsCredentials != nil
+                )
                 findings += await CognitoDoctor(settings: settings, client: client, expected: expected).run(logger: logger)
                 findings.append(await jwksFinding(settings.jwksURL, upstream: upstream))
             }
@@ -31,7 +36,9 @@ public enum Doctor {
         let title: String
         switch c.identityProvider {
         case .embedded: title = "gatehouse doctor — embedded user pool, store \(redacted(c.resolvedDatabaseURL)), issuer \(c.resolvedIssuer)"
-        case .cognito: title = "gatehouse doctor — Amazon Cognito pool \(c.cognito?.userPoolID ?? "?") (\(c.cognito?.region ?? "?")), app client \(c.cognito?.clientID ?? "?")"
+        case .cognito:
+            title =
+                "gatehouse doctor — Amazon Cognito pool \(c.cognito?.userPoolID ?? "?") (\(c.cognito?.region ?? "?")), app client \(c.cognito?.clientID ?? "?")"
         }
         return DoctorReport(title: title, findings: findings)
     }
@@ -45,22 +52,37 @@ public enum Doctor {
         var findings: [DoctorFinding] = []
         let badGoogle = c.googleClientIDs.filter { !$0.hasSuffix(".apps.googleusercontent.com") }
         if !badGoogle.isEmpty {
-            findings.append(.problem(
-                "google.client-ids", "GATEHOUSE_GOOGLE_CLIENT_IDS has entries that are not Google OAuth client ids: \(badGoogle.joined(separator: ", ")).",
-                fix: "Use the client ids from Google Cloud's Credentials page (…apps.googleusercontent.com): the iOS one, and the web one that Android and the web page use."))
+            findings.append(
+                .problem(
+                    "google.client-ids",
+                    "GATEHOUSE_GOOGLE_CLIENT_IDS has entries that are not Google OAuth client ids: \(badGoogle.joined(separator: ", ")).",
+                    fix:
+                        "Use the client ids from Google Cloud's Credentials page (…apps.googleusercontent.com): the iOS one, and the web one that Android and the web page use."
+                )
+            )
         } else if !c.googleClientIDs.isEmpty {
             findings.append(.ok("google.client-ids", "Sign in with Google accepts \(c.googleClientIDs.count) client id(s)."))
         }
         if let services = c.appleServicesID {
             if c.appleClientIDs.contains(services) {
-                findings.append(.problem(
-                    "apple.services-id", "GATEHOUSE_APPLE_SERVICES_ID (\(services)) is also listed as a bundle id in GATEHOUSE_APPLE_CLIENT_IDS.",
-                    fix: "The Services ID (web and Android) and the app's bundle id (native iOS) are different identifiers: list the bundle id in GATEHOUSE_APPLE_CLIENT_IDS and the Services ID only in GATEHOUSE_APPLE_SERVICES_ID."))
+                findings.append(
+                    .problem(
+                        "apple.services-id",
+                        "GATEHOUSE_APPLE_SERVICES_ID (\(services)) is also listed as a bundle id in GATEHOUSE_APPLE_CLIENT_IDS.",
+                        fix:
+                            "The Services ID (web and Android) and the app's bundle id (native iOS) are different identifiers: list the bundle id in GATEHOUSE_APPLE_CLIENT_IDS and the Services ID only in GATEHOUSE_APPLE_SERVICES_ID."
+                    )
+                )
             }
             if c.appleTeamID == nil {
-                findings.append(.warning(
-                    "apple.credentials", "Apple credentials (team id, key id, .p8 key) are not set.",
-                    fix: "Without them the web flow cannot exchange codes and deleted accounts' Apple tokens are not revoked (App Store Review Guideline 5.1.1(v))."))
+                findings.append(
+                    .warning(
+                        "apple.credentials",
+                        "Apple credentials (team id, key id, .p8 key) are not set.",
+                        fix:
+                            "Without them the web flow cannot exchange codes and deleted accounts' Apple tokens are not revoked (App Store Review Guideline 5.1.1(v))."
+                    )
+                )
             }
         }
         return findings
@@ -75,12 +97,26 @@ public enum Doctor {
             masterKey = Data(base64Encoded: configured).map(Array.init)
         } else if let text = try? String(contentsOf: keyFile, encoding: .utf8) {
             masterKey = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)).map(Array.init)
-            if masterKey == nil { findings.append(.problem("embedded.master-key", "\(keyFile.path) does not hold a base64 key.", fix: "Restore the file from your backup; without it the signing keys cannot be opened.")) }
+            if masterKey == nil {
+                findings.append(
+                    .problem(
+                        "embedded.master-key",
+                        "\(keyFile.path) does not hold a base64 key.",
+                        fix: "Restore the file from your backup; without it the signing keys cannot be opened."
+                    )
+                )
+            }
         }
         // The signing keys (a SQLite file that does not exist yet is not created here).
         let sqlitePath = c.resolvedDatabaseURL.hasPrefix("sqlite://") ? String(c.resolvedDatabaseURL.dropFirst("sqlite://".count)) : nil
         if let sqlitePath, !FileManager.default.fileExists(atPath: sqlitePath) {
-            findings.append(.warning("embedded.keys", "No database at \(sqlitePath) yet.", fix: "`gatehouse serve` creates it, with the signing keys, on first start; nothing to do."))
+            findings.append(
+                .warning(
+                    "embedded.keys",
+                    "No database at \(sqlitePath) yet.",
+                    fix: "`gatehouse serve` creates it, with the signing keys, on first start; nothing to do."
+                )
+            )
         } else {
             findings += await keyFindings(c, masterKey: masterKey, keyFile: keyFile, logger: logger)
         }
@@ -95,25 +131,53 @@ public enum Doctor {
             let keys = try await location.withStore(logger: logger) { store in try await store.secrets.signingKeys() }
             let active = keys.filter { $0.retiredAt == nil }
             if keys.isEmpty {
-                findings.append(.warning("embedded.keys", "No signing keys yet.", fix: "They are created when `gatehouse serve` first starts; nothing to do."))
+                findings.append(
+                    .warning("embedded.keys", "No signing keys yet.", fix: "They are created when `gatehouse serve` first starts; nothing to do.")
+                )
             } else if let masterKey, let box = try? SecretBox(masterKey: masterKey) {
                 let unreadable = keys.filter { (try? box.open($0.sealedPrivateKey, context: "signing-key:\($0.kid)")) == nil }
                 if !unreadable.isEmpty {
-                    findings.append(.problem(
-                        "embedded.keys", "\(unreadable.count) signing key(s) cannot be opened with this master key.",
-                        fix: "The master key changed (GATEHOUSE_MASTER_KEY or \(keyFile.path)). Restore the original; rotating (`gatehouse keys rotate`) only helps once it is back."))
+                    findings.append(
+                        .problem(
+                            "embedded.keys",
+                            "\(unreadable.count) signing key(s) cannot be opened with this master key.",
+                            fix:
+                                "The master key changed (GATEHOUSE_MASTER_KEY or \(keyFile.path)). Restore the original; rotating (`gatehouse keys rotate`) only helps once it is back."
+                        )
+                    )
                 } else if Set(active.map(\.use)) != ["id", "access"] {
-                    findings.append(.problem("embedded.keys", "The store lacks an active ID-token or access-token key.", fix: "Run `gatehouse keys rotate --use both`."))
+                    findings.append(
+                        .problem(
+                            "embedded.keys",
+                            "The store lacks an active ID-token or access-token key.",
+                            fix: "Run `gatehouse keys rotate --use both`."
+                        )
+                    )
                 } else {
-                    findings.append(.ok("embedded.keys", "\(active.count) active signing keys (ID and access), \(keys.count - active.count) retired, all readable."))
+                    findings.append(
+                        .ok(
+                            "embedded.keys",
+                            "\(active.count) active signing keys (ID and access), \(keys.count - active.count) retired, all readable."
+                        )
+                    )
                 }
             } else {
-                findings.append(.problem(
-                    "embedded.master-key", "Signing keys exist but no master key was found.",
-                    fix: "Set GATEHOUSE_MASTER_KEY or restore \(keyFile.path); a new master key cannot open the existing keys."))
+                findings.append(
+                    .problem(
+                        "embedded.master-key",
+                        "Signing keys exist but no master key was found.",
+                        fix: "Set GATEHOUSE_MASTER_KEY or restore \(keyFile.path); a new master key cannot open the existing keys."
+                    )
+                )
             }
         } catch {
-            findings.append(.problem("embedded.store", "The store cannot be opened: \(error).", fix: "Check GATEHOUSE_DATABASE_URL / GATEHOUSE_DATA_DIR and that the database is running."))
+            findings.append(
+                .problem(
+                    "embedded.store",
+                    "The store cannot be opened: \(error).",
+                    fix: "Check GATEHOUSE_DATABASE_URL / GATEHOUSE_DATA_DIR and that the database is running."
+                )
+            )
         }
         return findings
     }
@@ -129,17 +193,32 @@ public enum Doctor {
             if reply.status == 200, issuer == c.resolvedIssuer {
                 findings.append(.ok("embedded.issuer", "\(c.resolvedIssuer) serves this server's discovery document."))
             } else {
-                findings.append(.problem(
-                    "embedded.issuer", "\(c.resolvedIssuer) answers, but not as this Gatehouse (HTTP \(reply.status), issuer \(issuer ?? "none")).",
-                    fix: "Set GATEHOUSE_ISSUER to the public URL that reaches this server; tokens carry it and verifiers fetch keys from it."))
+                findings.append(
+                    .problem(
+                        "embedded.issuer",
+                        "\(c.resolvedIssuer) answers, but not as this Gatehouse (HTTP \(reply.status), issuer \(issuer ?? "none")).",
+                        fix: "Set GATEHOUSE_ISSUER to the public URL that reaches this server; tokens carry it and verifiers fetch keys from it."
+                    )
+                )
             }
         } catch {
-            findings.append(.warning(
-                "embedded.issuer", "\(c.resolvedIssuer) is not reachable from here.",
-                fix: "Start the server, or set GATEHOUSE_ISSUER to its public URL: verifiers (API Gateway, other services) fetch /.well-known/jwks.json from it."))
+            findings.append(
+                .warning(
+                    "embedded.issuer",
+                    "\(c.resolvedIssuer) is not reachable from here.",
+                    fix:
+                        "Start the server, or set GATEHOUSE_ISSUER to its public URL: verifiers (API Gateway, other services) fetch /.well-known/jwks.json from it."
+                )
+            )
         }
         if c.resolvedIssuer.hasPrefix("http://"), !["localhost", "127.0.0.1", "[::1]"].contains(URL(string: c.resolvedIssuer)?.host ?? "") {
-            findings.append(.warning("embedded.issuer-https", "The issuer is plain HTTP.", fix: "Serve Gatehouse over HTTPS in production and set GATEHOUSE_ISSUER to the https:// URL."))
+            findings.append(
+                .warning(
+                    "embedded.issuer-https",
+                    "The issuer is plain HTTP.",
+                    fix: "Serve Gatehouse over HTTPS in production and set GATEHOUSE_ISSUER to the https:// URL."
+                )
+            )
         }
         // Mail: the outbox (or, before first start, the nearest directory that will hold it) must be writable.
         let outbox = c.outboxDirectory
@@ -150,7 +229,13 @@ public enum Doctor {
         if FileManager.default.isWritableFile(atPath: existing.path) {
             findings.append(.ok("embedded.mail", "Mail goes to the outbox \(outbox.path) (writable)."))
         } else {
-            findings.append(.problem("embedded.mail", "The outbox \(outbox.path) is not writable.", fix: "Make the data directory writable by the server's user, or point GATEHOUSE_DATA_DIR elsewhere."))
+            findings.append(
+                .problem(
+                    "embedded.mail",
+                    "The outbox \(outbox.path) is not writable.",
+                    fix: "Make the data directory writable by the server's user, or point GATEHOUSE_DATA_DIR elsewhere."
+                )
+            )
         }
         return findings
     }
@@ -160,9 +245,17 @@ public enum Doctor {
             let reply = try await upstream.send(HTTPClientRequest(url: url), timeout: .seconds(5))
             let keys = reply.status == 200 ? (try? RS256KeySet.parseJWKS(reply.body)) : nil
             if let keys, !keys.isEmpty { return .ok("cognito.jwks", "The pool's key set (\(keys.keys.count) keys) is reachable.") }
-            return .problem("cognito.jwks", "The pool's key set at \(url) answered HTTP \(reply.status) without usable keys.", fix: "Check GATEHOUSE_COGNITO_JWKS_URL (or unset it to use the pool's own).")
+            return .problem(
+                "cognito.jwks",
+                "The pool's key set at \(url) answered HTTP \(reply.status) without usable keys.",
+                fix: "Check GATEHOUSE_COGNITO_JWKS_URL (or unset it to use the pool's own)."
+            )
         } catch {
-            return .problem("cognito.jwks", "The pool's key set at \(url) is not reachable.", fix: "Access tokens cannot be verified without it: check the network and GATEHOUSE_COGNITO_JWKS_URL.")
+            return .problem(
+                "cognito.jwks",
+                "The pool's key set at \(url) is not reachable.",
+                fix: "Access tokens cannot be verified without it: check the network and GATEHOUSE_COGNITO_JWKS_URL."
+            )
         }
     }
 }

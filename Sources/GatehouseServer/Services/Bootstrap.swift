@@ -29,19 +29,29 @@ enum Bootstrap {
 
     /// Migrates (or checks that nothing is pending), pins the master key to the store, settles the
     /// client id and loads or creates the signing keys.
-    static func prepare(store: SQLStore, configuration: GatehouseConfiguration, box: SecretBox, clock: any TimeSource, logger: Logger) async throws -> Prepared {
+    static func prepare(
+        store: SQLStore,
+        configuration: GatehouseConfiguration,
+        box: SecretBox,
+        clock: any TimeSource,
+        logger: Logger
+    ) async throws -> Prepared {
         if configuration.autoMigrate {
             try await store.migrate(logger: logger)
         } else {
             let pending = try await store.pendingMigrations()
             guard pending.isEmpty else {
-                throw ConfigurationError("The database needs migrations (\(pending.joined(separator: ", "))). Run `gatehouse migrate`, or set GATEHOUSE_AUTO_MIGRATE=true.")
+                throw ConfigurationError(
+                    "The database needs migrations (\(pending.joined(separator: ", "))). Run `gatehouse migrate`, or set GATEHOUSE_AUTO_MIGRATE=true."
+                )
             }
         }
         let check = box.keyCheck
         let stored = try await store.write { tx in try await tx.insertSettingIfAbsent("master_key_check", value: check) }
         guard stored == check else {
-            throw ConfigurationError("The master key does not match the one this database was created with. Use the same GATEHOUSE_MASTER_KEY (or master.key file) on every instance.")
+            throw ConfigurationError(
+                "The master key does not match the one this database was created with. Use the same GATEHOUSE_MASTER_KEY (or master.key file) on every instance."
+            )
         }
         let generated = "gh" + SystemRandomSource().bytes(12).map { String(format: "%02x", $0) }.joined()
         let storedClientID = try await store.write { tx in try await tx.insertSettingIfAbsent("client_id", value: generated) }

@@ -21,7 +21,9 @@ public final class GatehouseMetrics: AuthEventObserver {
         let counter = counters.withLock { cache in
             if let counter = cache[key] { return counter }
             let counter = registry.makeCounter(
-                name: "gatehouse_http_requests_total", labels: [("method", method), ("route", route), ("status", String(status))])
+                name: "gatehouse_http_requests_total",
+                labels: [("method", method), ("route", route), ("status", String(status))]
+            )
             cache[key] = counter
             return counter
         }
@@ -30,7 +32,10 @@ public final class GatehouseMetrics: AuthEventObserver {
         let histogram = histograms.withLock { cache in
             if let histogram = cache[histogramKey] { return histogram }
             let histogram = registry.makeDurationHistogram(
-                name: "gatehouse_http_request_duration_seconds", labels: [("method", method), ("route", route)], buckets: Self.buckets)
+                name: "gatehouse_http_request_duration_seconds",
+                labels: [("method", method), ("route", route)],
+                buckets: Self.buckets
+            )
             cache[histogramKey] = histogram
             return histogram
         }

@@ -27,7 +27,9 @@ public enum KeyAdministration {
             var lines: [String] = []
             for use in uses {
                 let key = try await manager.rotate(use: use, overlap: overlap, logger: logger)
-                lines.append("New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds. Running servers pick it up within a minute.")
+                lines.append(
+                    "New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds. Running servers pick it up within a minute."
+                )
             }
             return lines
         }

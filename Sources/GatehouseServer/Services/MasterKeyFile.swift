@@ -57,7 +57,8 @@ enum MasterKeyFile {
             ConfigurationError(
                 "The master key file \(path) \(problem). Gatehouse never replaces an existing master key (the signing keys are sealed "
                     + "with it): restore the file from a backup or fix its permissions, or set GATEHOUSE_MASTER_KEY. Remove it only on a "
-                    + "fresh install with nothing sealed yet.")
+                    + "fresh install with nothing sealed yet."
+            )
         }
         var info = stat()
         guard stat(path, &info) == 0 else { throw refuse("cannot be examined (\(String(cString: strerror(errno))))") }

@@ -10,7 +10,8 @@ import NIOCore
 /// HTML attribute, into the link the script follows. Nothing from the request reaches the page raw.
 enum AppleCallbackPage {
     static let script = #"var l=document.getElementById("continue");if(l){window.location.replace(l.getAttribute("href"));}"#
-    static let style = "body{font-family:-apple-system,system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1d1d1f}main{text-align:center;padding:2rem}a{color:#0066cc}"
+    static let style =
+        "body{font-family:-apple-system,system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1d1d1f}main{text-align:center;padding:2rem}a{color:#0066cc}"
 
     static let contentSecurityPolicy = ContentSecurityPolicy.pinnedInline(script: script, style: style).description
 
@@ -41,7 +42,8 @@ enum AppleCallbackPage {
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: contentSecurityPolicy,
                 .init("Referrer-Policy")!: "no-referrer", .init("X-Content-Type-Options")!: "nosniff", .init("X-Frame-Options")!: "DENY",
             ],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+            body: .init(byteBuffer: ByteBuffer(string: html))
+        )
     }
 
     static func escapeAttribute(_ value: String) -> String {

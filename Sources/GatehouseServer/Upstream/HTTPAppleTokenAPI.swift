@@ -13,8 +13,10 @@ struct HTTPAppleTokenAPI: AppleTokenAPI {
     let clock: any TimeSource
 
     func exchange(code: String, clientID: String, redirectURI: String?) async throws -> String? {
-        var fields = [("client_id", clientID), ("client_secret", try credentials.clientSecret(clientID: clientID, now: clock.now())),
-                      ("code", code), ("grant_type", "authorization_code")]
+        var fields = [
+            ("client_id", clientID), ("client_secret", try credentials.clientSecret(clientID: clientID, now: clock.now())),
+            ("code", code), ("grant_type", "authorization_code"),
+        ]
         if let redirectURI { fields.append(("redirect_uri", redirectURI)) }
         let response = try await post("/auth/token", fields)
         guard response.status == 200 else {
@@ -27,10 +29,13 @@ struct HTTPAppleTokenAPI: AppleTokenAPI {
     }
 
     func revoke(refreshToken: String, clientID: String) async throws {
-        let response = try await post("/auth/revoke", [
-            ("client_id", clientID), ("client_secret", try credentials.clientSecret(clientID: clientID, now: clock.now())),
-            ("token", refreshToken), ("token_type_hint", "refresh_token"),
-        ])
+        let response = try await post(
+            "/auth/revoke",
+            [
+                ("client_id", clientID), ("client_secret", try credentials.clientSecret(clientID: clientID, now: clock.now())),
+                ("token", refreshToken), ("token_type_hint", "refresh_token"),
+            ]
+        )
         guard response.status == 200 else {
             throw GatehouseError.upstreamUnavailable(cause: "Apple /auth/revoke answered HTTP \(response.status): \(Self.appleError(response.body))")
         }

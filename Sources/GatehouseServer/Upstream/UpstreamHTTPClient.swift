@@ -40,7 +40,10 @@ public final class UpstreamHTTPClient: Sendable {
     }
 
     /// Sends a request and collects the body (capped).
-    public func send(_ request: HTTPClientRequest, timeout: TimeAmount = .seconds(15)) async throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+    public func send(
+        _ request: HTTPClientRequest,
+        timeout: TimeAmount = .seconds(15)
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
         let response = try await client.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: Self.maxResponseBytes)
         return (Int(response.status.code), response.headers, Array(buffer: body))

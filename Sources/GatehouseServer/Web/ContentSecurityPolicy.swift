@@ -18,7 +18,8 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
     static func webPage(for configuration: GatehouseConfiguration) -> ContentSecurityPolicy {
         webPage(
             googleButton: configuration.webGoogleClientID != nil,
-            appleButton: configuration.appleServicesID != nil && !configuration.allowedAppleAudiences.isEmpty)
+            appleButton: configuration.appleServicesID != nil && !configuration.allowedAppleAudiences.isEmpty
+        )
     }
 
     /// The sign-in page at `/`: its own scripts and styles, and Google's or Apple's sign-in hosts
@@ -27,7 +28,11 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
     ///   - googleButton: The page shows Google's button (`GATEHOUSE_WEB_GOOGLE_CLIENT_ID`).
     ///   - appleButton: The page shows Sign in with Apple JS (a services id and Apple audiences).
     static func webPage(googleButton: Bool, appleButton: Bool) -> ContentSecurityPolicy {
-        var script = ["'self'"], style = ["'self'"], frame: [String] = [], connect = ["'self'"], image = ["'self'", "data:"]
+        var script = ["'self'"]
+        var style = ["'self'"]
+        var frame: [String] = []
+        var connect = ["'self'"]
+        var image = ["'self'", "data:"]
         if googleButton {
             script.append("https://accounts.google.com/gsi/client")
             style.append("https://accounts.google.com/gsi/style")

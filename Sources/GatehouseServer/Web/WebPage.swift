@@ -33,7 +33,8 @@ struct WebPage: Sendable {
             config["apple_services_id"] = .string(services)
             config["apple_redirect_uri"] = .string(c.webAppleRedirectURI ?? c.resolvedIssuer + "/")
         }
-        let meta = #"<meta name="gatehouse-config" content=""# + AppleCallbackPage.escapeAttribute(JSONValue.object(config).serializedString()) + #"">"#
+        let meta =
+            #"<meta name="gatehouse-config" content=""# + AppleCallbackPage.escapeAttribute(JSONValue.object(config).serializedString()) + #"">"#
         let template = String(decoding: files["index.html"]?.bytes ?? [], as: UTF8.self)
         index = Array(template.replacingOccurrences(of: "<!--GATEHOUSE_CONFIG-->", with: meta).utf8)
 
@@ -51,15 +52,27 @@ struct WebPage: Sendable {
         if let liveDirectory, let data = FileManager.default.contents(atPath: liveDirectory + "/index.html") {
             let meta = String(decoding: index, as: UTF8.self).components(separatedBy: "\n").first { $0.contains("gatehouse-config") } ?? ""
             let page = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<!--GATEHOUSE_CONFIG-->", with: meta)
-            return Response(status: .ok, headers: headers("text/html; charset=utf-8", cache: "no-cache"), body: .init(byteBuffer: ByteBuffer(string: page)))
+            return Response(
+                status: .ok,
+                headers: headers("text/html; charset=utf-8", cache: "no-cache"),
+                body: .init(byteBuffer: ByteBuffer(string: page))
+            )
         }
-        return Response(status: .ok, headers: headers("text/html; charset=utf-8", cache: "no-cache"), body: .init(byteBuffer: ByteBuffer(bytes: index)))
+        return Response(
+            status: .ok,
+            headers: headers("text/html; charset=utf-8", cache: "no-cache"),
+            body: .init(byteBuffer: ByteBuffer(bytes: index))
+        )
     }
 
     func asset(_ name: String) throws -> Response {
         guard name != "index.html", let file = files[name] else { throw TransportError(.notFound, "No such file.") }
         if let liveDirectory, let data = FileManager.default.contents(atPath: liveDirectory + "/" + name) {
-            return Response(status: .ok, headers: headers(file.contentType, cache: "no-cache"), body: .init(byteBuffer: ByteBuffer(bytes: Array(data))))
+            return Response(
+                status: .ok,
+                headers: headers(file.contentType, cache: "no-cache"),
+                body: .init(byteBuffer: ByteBuffer(bytes: Array(data)))
+            )
         }
         var fields = headers(file.contentType, cache: "public, max-age=300")
         fields[.eTag] = file.etag

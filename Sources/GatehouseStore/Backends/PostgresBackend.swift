@@ -24,7 +24,8 @@ final class PostgresBackend: SQLBackend {
     }
 
     static func schema(from url: URL) throws -> String? {
-        guard let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "search_path" })?.value else {
+        guard let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "search_path" })?.value
+        else {
             return nil
         }
         guard let first = value.unicodeScalars.first, first == "_" || ("a"..."z").contains(first),
@@ -52,10 +53,13 @@ final class PostgresBackend: SQLBackend {
             tls = .prefer(config)
         }
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432,
+            host: host,
+            port: components.port ?? 5432,
             username: components.percentEncodedUser?.removingPercentEncoding ?? "postgres",
             password: components.percentEncodedPassword?.removingPercentEncoding,
-            database: database.isEmpty ? nil : database, tls: tls)
+            database: database.isEmpty ? nil : database,
+            tls: tls
+        )
         if let schema = try Self.schema(from: url) {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }

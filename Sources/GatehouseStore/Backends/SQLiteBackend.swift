@@ -30,7 +30,11 @@ final class SQLiteBackend: SQLBackend {
     let groupCommit: SQLiteGroupCommit
 
     private init(
-        path: String, writer: DirectSQLiteConnection, writerTurn: AsyncSemaphore, readers: [DirectSQLiteConnection], checkpointer: SQLiteCheckpointer,
+        path: String,
+        writer: DirectSQLiteConnection,
+        writerTurn: AsyncSemaphore,
+        readers: [DirectSQLiteConnection],
+        checkpointer: SQLiteCheckpointer,
         logger: Logger
     ) {
         self.path = path

@@ -1,7 +1,8 @@
 extension Migration {
     /// Users, identities, sessions and refresh tokens, codes, profiles, rate limits, settings, signing keys.
     static let initialSchema = Migration(
-        version: 1, name: "initial schema",
+        version: 1,
+        name: "initial schema",
         statements: [
             """
             CREATE TABLE gh_users (
@@ -99,5 +100,6 @@ extension Migration {
             )
             """,
             "CREATE UNIQUE INDEX gh_signing_keys_active ON gh_signing_keys (use) WHERE retired_at IS NULL",
-        ])
+        ]
+    )
 }

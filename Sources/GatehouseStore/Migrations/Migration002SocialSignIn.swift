@@ -1,7 +1,8 @@
 extension Migration {
     /// Apple refresh tokens (sealed), the revocation queue, web-flow states and hand-off codes.
     static let socialSignIn = Migration(
-        version: 2, name: "social sign-in",
+        version: 2,
+        name: "social sign-in",
         statements: [
             """
             CREATE TABLE gh_apple_tokens (
@@ -47,5 +48,6 @@ extension Migration {
                 used_at BIGINT
             )
             """,
-        ])
+        ]
+    )
 }

@@ -2,7 +2,8 @@ extension Migration {
     /// For an identity provider that keeps the users elsewhere (Cognito): per-subject revocation
     /// cut-offs and deletion tombstones, and short leases that serialise work on one user across instances.
     static let externalSubjects = Migration(
-        version: 3, name: "external subjects and leases",
+        version: 3,
+        name: "external subjects and leases",
         statements: [
             """
             CREATE TABLE gh_subject_revocations (
@@ -18,5 +19,6 @@ extension Migration {
                 expires_at BIGINT NOT NULL
             )
             """,
-        ])
+        ]
+    )
 }

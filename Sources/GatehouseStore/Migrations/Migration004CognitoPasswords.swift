@@ -3,7 +3,8 @@ extension Migration {
     /// (sealed under the master key), so that a social sign-in reuses it instead of resetting the
     /// user's password every time.
     static let cognitoPasswords = Migration(
-        version: 4, name: "cognito passwords",
+        version: 4,
+        name: "cognito passwords",
         statements: [
             """
             CREATE TABLE gh_cognito_passwords (
@@ -11,6 +12,7 @@ extension Migration {
                 sealed_password TEXT NOT NULL,
                 created_at BIGINT NOT NULL
             )
-            """,
-        ])
+            """
+        ]
+    )
 }

@@ -50,11 +50,16 @@ struct Migrator: Sendable {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
                 let now = Int64(Date().timeIntervalSince1970)
-                try await db.raw("INSERT INTO gh_schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))").run()
+                try await db.raw(
+                    "INSERT INTO gh_schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))"
+                ).run()
                 return true
             }
             if didApply {
-                logger.info("applied migration", metadata: ["migration.version": .stringConvertible(migration.version), "migration.name": .string(migration.name)])
+                logger.info(
+                    "applied migration",
+                    metadata: ["migration.version": .stringConvertible(migration.version), "migration.name": .string(migration.name)]
+                )
                 applied.append(migration)
             }
         }

@@ -21,15 +21,27 @@ actor ContractSamples {
 
     /// Sends a request and records the exchange under the documented `template` (defaults to the path without its query).
     func send(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, template: String? = nil, json: JSONValue? = nil,
-        raw: String? = nil, contentType: String? = "application/json", bearer: String? = nil, headers: HTTPFields = [:]
+        _ client: any TestClientProtocol,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        template: String? = nil,
+        json: JSONValue? = nil,
+        raw: String? = nil,
+        contentType: String? = "application/json",
+        bearer: String? = nil,
+        headers: HTTPFields = [:]
     ) async throws -> Reply {
         let reply = try await client.send(method, path, json: json, raw: raw, contentType: contentType, bearer: bearer, headers: headers)
         let documented = template ?? String(path.split(separator: "?", maxSplits: 1).first ?? "")
         samples.append(
             Sample(
-                path: documented, method: method.rawValue.lowercased(), status: Int(reply.status.code),
-                contentType: reply.headers[.contentType] ?? "", body: reply.bodyText))
+                path: documented,
+                method: method.rawValue.lowercased(),
+                status: Int(reply.status.code),
+                contentType: reply.headers[.contentType] ?? "",
+                body: reply.bodyText
+            )
+        )
         return reply
     }
 

@@ -33,7 +33,9 @@ final class MotoCognito: Sendable {
             if TestDatabase.requireAllSuites {
                 Issue.record("moto is required in CI for the Cognito suites (pip install 'moto[server]')")
             } else {
-                FileHandle.standardError.write(Data("note: Cognito (moto) suites skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8))
+                FileHandle.standardError.write(
+                    Data("note: Cognito (moto) suites skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8)
+                )
             }
             return nil
         }
@@ -51,7 +53,8 @@ final class MotoCognito: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -64,7 +67,8 @@ final class MotoCognito: Sendable {
         }
         guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)),
             let endpoint = info["endpoint"]?.stringValue, let pool = info["userPoolId"]?.stringValue, let client = info["clientId"]?.stringValue,
-            let jwks = info["jwksUrl"]?.stringValue, let badPool = info["badUserPoolId"]?.stringValue, let badClient = info["badClientId"]?.stringValue
+            let jwks = info["jwksUrl"]?.stringValue, let badPool = info["badUserPoolId"]?.stringValue,
+            let badClient = info["badClientId"]?.stringValue
         else {
             process.terminate()
             throw GatehouseError.internalError(cause: "moto_shim.py printed no endpoint: \(String(decoding: line, as: UTF8.self))")
@@ -82,8 +86,12 @@ final class MotoCognito: Sendable {
     /// Settings for the well-configured pool (or the misconfigured one).
     func settings(misconfigured: Bool = false) -> CognitoSettings {
         CognitoSettings(
-            userPoolID: misconfigured ? badUserPoolID : userPoolID, clientID: misconfigured ? badClientID : clientID, region: "us-east-1",
-            endpoint: endpoint, jwksURL: jwksURL)
+            userPoolID: misconfigured ? badUserPoolID : userPoolID,
+            clientID: misconfigured ? badClientID : clientID,
+            region: "us-east-1",
+            endpoint: endpoint,
+            jwksURL: jwksURL
+        )
     }
 
     func configure(_ c: inout GatehouseConfiguration, misconfigured: Bool = false) {
@@ -96,7 +104,8 @@ final class MotoCognito: Sendable {
     func latestCode(_ kind: String, for email: String) async throws -> String {
         let data = try await get("/_shim/messages")
         let messages = (try StrictJSONParser().parse(Array(data))).arrayValue ?? []
-        let code = messages.compactMap(\.objectValue).last { $0["kind"]?.stringValue == kind && $0["email"]?.stringValue == email }?["code"]?.stringValue
+        let code = messages.compactMap(\.objectValue).last { $0["kind"]?.stringValue == kind && $0["email"]?.stringValue == email }?["code"]?
+            .stringValue
         return try #require(code, "no \(kind) code for \(email)")
     }
 
@@ -130,7 +139,12 @@ final class MotoCognito: Sendable {
 extension TestApp {
     /// An app in Cognito mode against the shared emulator, on the real clock (moto stamps its tokens
     /// with the real time).
-    static func cognito(_ moto: MotoCognito, database: TestDatabase = .sqlite, logger: Logger? = nil, configure: (inout GatehouseConfiguration) -> Void = { _ in }) async throws -> TestApp {
+    static func cognito(
+        _ moto: MotoCognito,
+        database: TestDatabase = .sqlite,
+        logger: Logger? = nil,
+        configure: (inout GatehouseConfiguration) -> Void = { _ in }
+    ) async throws -> TestApp {
         try await TestApp.make(database: database, logger: logger, realTime: true) { c in
             moto.configure(&c)
             configure(&c)

@@ -18,8 +18,13 @@ struct TestApp: Sendable {
     let directory: URL
 
     static func make(
-        database: TestDatabase = .sqlite, logger: Logger? = nil, clock: TestClock = TestClock(Date()), realTime: Bool = false,
-        backgroundKeyRefresh: Bool = true, deliverer: (any Mailer)? = nil, configure: (inout GatehouseConfiguration) -> Void = { _ in }
+        database: TestDatabase = .sqlite,
+        logger: Logger? = nil,
+        clock: TestClock = TestClock(Date()),
+        realTime: Bool = false,
+        backgroundKeyRefresh: Bool = true,
+        deliverer: (any Mailer)? = nil,
+        configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
         var configuration = GatehouseConfiguration()
@@ -35,8 +40,15 @@ struct TestApp: Sendable {
         let mailer = CapturingMailer()
         var quiet = Logger(label: "gatehouse-test")
         quiet.logLevel = .warning
-        let built = try await buildApplication(configuration: configuration, options: .init(
-                clock: realTime ? SystemTimeSource() : clock, mailer: deliverer ?? mailer, logger: logger ?? quiet, refreshProviderKeysInBackground: backgroundKeyRefresh))
+        let built = try await buildApplication(
+            configuration: configuration,
+            options: .init(
+                clock: realTime ? SystemTimeSource() : clock,
+                mailer: deliverer ?? mailer,
+                logger: logger ?? quiet,
+                refreshProviderKeysInBackground: backgroundKeyRefresh
+            )
+        )
         mailer.attach(built.mailQueue)
         return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
     }
@@ -67,8 +79,16 @@ struct Reply: Sendable {
 }
 
 extension TestClientProtocol {
-    func send(_ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, raw: String? = nil, bytes: [UInt8]? = nil,
-              contentType: String? = "application/json", bearer: String? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json: JSONValue? = nil,
+        raw: String? = nil,
+        bytes: [UInt8]? = nil,
+        contentType: String? = "application/json",
+        bearer: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
         var headers = extra
         if let contentType, json != nil || raw != nil || bytes != nil { headers[.contentType] = contentType }
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
@@ -82,12 +102,19 @@ extension TestClientProtocol {
     }
 
     /// Signs up, confirms with the mailed code and signs in.
-    func signedIn(_ app: TestApp, email: String = "alice@example.com", password: String = "correct horse 9", name: String? = "Alice") async throws -> Reply {
+    func signedIn(
+        _ app: TestApp,
+        email: String = "alice@example.com",
+        password: String = "correct horse 9",
+        name: String? = "Alice"
+    ) async throws -> Reply {
         var body: [String: JSONValue] = ["email": .string(email), "password": .string(password)]
         if let name { body["full_name"] = .string(name) }
         let signUp = try await send(.post, "/auth/signup", json: .object(body))
         guard signUp.status == .created else { throw GatehouseError.internalError(cause: "sign-up: \(signUp.status) \(signUp.bodyText)") }
-        guard let code = await app.mailer.latestCode(to: email, kind: "confirm_signup") else { throw GatehouseError.internalError(cause: "no code mailed") }
+        guard let code = await app.mailer.latestCode(to: email, kind: "confirm_signup") else {
+            throw GatehouseError.internalError(cause: "no code mailed")
+        }
         let confirm = try await send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)])
         guard confirm.status == .ok else { throw GatehouseError.internalError(cause: "confirm: \(confirm.status)") }
         return try await send(.post, "/auth/signin", json: ["email": .string(email), "password": .string(password)])

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Observation)
 import Observation
 
@@ -148,7 +149,12 @@ public final class AuthModel {
     public func signInWithApple(identityToken: String, authorizationCode: String?, nonce: Nonce, email: String?, fullName: String?) async {
         await perform {
             try await client.signInWithApple(
-                identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: nonce.raw, email: email, fullName: fullName)
+                identityToken: identityToken,
+                authorizationCode: authorizationCode,
+                rawNonce: nonce.raw,
+                email: email,
+                fullName: fullName
+            )
             try await signedIn()
         }
     }

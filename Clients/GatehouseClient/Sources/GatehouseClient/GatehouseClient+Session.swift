@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -106,9 +107,12 @@ extension GatehouseClient {
     private func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
         let tokens = try decode(TokenResponse.self, data)
         let session = Session(
-            idToken: tokens.idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken,
+            accessToken: tokens.accessToken,
+            refreshToken: tokens.refreshToken,
             // Whole seconds, rounded down: it survives any store's round trip exactly and errs early.
-            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down)))
+            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down))
+        )
         return (session, tokens.isNewUser)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,7 +32,9 @@ public actor GatehouseClient {
     ///   - transport: What sends the HTTP requests; an ephemeral `URLSession` by default.
     ///   - now: The clock used to decide when the access token needs a refresh.
     public init(
-        configuration: Configuration, store: any TokenStore = InMemoryTokenStore(), transport: any HTTPTransport = URLSessionTransport(),
+        configuration: Configuration,
+        store: any TokenStore = InMemoryTokenStore(),
+        transport: any HTTPTransport = URLSessionTransport(),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
@@ -172,7 +175,11 @@ public actor GatehouseClient {
     ///   belongs to a password account: sign in with the password), `upstreamUnavailable`, or a transport failure.
     @discardableResult
     public func signInWithApple(
-        identityToken: String, authorizationCode: String?, rawNonce: String?, email: String? = nil, fullName: String? = nil
+        identityToken: String,
+        authorizationCode: String?,
+        rawNonce: String?,
+        email: String? = nil,
+        fullName: String? = nil
     ) async throws -> SignInResult {
         var body = ["identity_token": identityToken]
         body["authorization_code"] = authorizationCode

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,8 +10,11 @@ extension ServerError {
         let error = object?["error"] as? [String: Any]
         let code = (error?["code"] as? String).map(ErrorCode.init(rawValue:)) ?? .other("http_\(response.statusCode)")
         return ServerError(
-            code: code, message: error?["message"] as? String ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
-            status: response.statusCode, requestID: response.value(forHTTPHeaderField: "X-Request-Id"),
-            retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+            code: code,
+            message: error?["message"] as? String ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+            status: response.statusCode,
+            requestID: response.value(forHTTPHeaderField: "X-Request-Id"),
+            retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
+        )
     }
 }

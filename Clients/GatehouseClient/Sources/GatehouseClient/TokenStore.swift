@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -90,7 +91,10 @@ public struct FileTokenStore: TokenStore {
         // Created 0600 before any byte is written, then moved into place.
         guard
             FileManager.default.createFile(
-                atPath: temporary.path, contents: try Self.encoder.encode(session), attributes: [.posixPermissions: 0o600])
+                atPath: temporary.path,
+                contents: try Self.encoder.encode(session),
+                attributes: [.posixPermissions: 0o600]
+            )
         else {
             throw CocoaError(.fileWriteUnknown)
         }

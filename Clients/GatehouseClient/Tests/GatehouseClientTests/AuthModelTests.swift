@@ -1,15 +1,18 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
 
 #if canImport(Observation)
 @Suite("AuthModel: the state a sign-in screen shows")
 @MainActor
 struct AuthModelTests {
-    nonisolated static var profileJSON: [String: Any] { [
-        "sub": "u1", "email": "a@example.com", "email_verified": true, "full_name": "Ann", "identities": [],
-        "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z",
-    ] }
+    nonisolated static var profileJSON: [String: Any] {
+        [
+            "sub": "u1", "email": "a@example.com", "email_verified": true, "full_name": "Ann", "identities": [],
+            "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z",
+        ]
+    }
 
     final class Server: @unchecked Sendable {
         let lock = NSLock()

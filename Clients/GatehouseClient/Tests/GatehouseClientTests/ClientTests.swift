@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,14 +39,23 @@ struct ClientTests {
         #expect(
             transport.requests(to: "/auth/password/reset").first?.jsonBody as? [String: String] == [
                 "email": "a@example.com", "code": "1", "new_password": "new",
-            ])
+            ]
+        )
 
         let nonce = Nonce()
         let apple = try await client.signInWithApple(
-            identityToken: "apple-jwt", authorizationCode: "c0de", rawNonce: nonce.raw, email: nil, fullName: "Ann A")
+            identityToken: "apple-jwt",
+            authorizationCode: "c0de",
+            rawNonce: nonce.raw,
+            email: nil,
+            fullName: "Ann A"
+        )
         #expect(apple.isNewUser == true && apple.session.accessToken == "access-social")
-        #expect(transport.requests(to: "/auth/apple").first?.jsonBody as? [String: String] == [
-            "identity_token": "apple-jwt", "authorization_code": "c0de", "nonce": nonce.raw, "full_name": "Ann A"])
+        #expect(
+            transport.requests(to: "/auth/apple").first?.jsonBody as? [String: String] == [
+                "identity_token": "apple-jwt", "authorization_code": "c0de", "nonce": nonce.raw, "full_name": "Ann A",
+            ]
+        )
         _ = try await client.signInWithGoogle(idToken: "google-jwt", rawNonce: nil)
         #expect(transport.requests(to: "/auth/google").first?.jsonBody as? [String: String] == ["id_token": "google-jwt"])
         try await client.changePassword(current: "old", new: "new")
@@ -54,7 +65,8 @@ struct ClientTests {
         let url = client.appleAuthorizeURL(pkce: PKCE(verifier: "v"), nonce: Nonce(raw: "n"))
         #expect(
             url.absoluteString.hasPrefix("https://auth.example.com/auth/apple/authorize?code_challenge=")
-                && url.absoluteString.contains("code_challenge_method=S256&nonce=n"))
+                && url.absoluteString.contains("code_challenge_method=S256&nonce=n")
+        )
     }
 
     @Test func errorsCarryTheContractsCodeAndHeaders() async throws {
@@ -68,14 +80,20 @@ struct ClientTests {
         }
         let client = client(transport)
         let refused = ServerError(
-            code: .invalidCredentials, message: "Incorrect email or password.", status: 401, requestID: "req-1", retryAfter: nil)
+            code: .invalidCredentials,
+            message: "Incorrect email or password.",
+            status: 401,
+            requestID: "req-1",
+            retryAfter: nil
+        )
         await #expect(throws: GatehouseError.server(refused)) {
             try await client.signIn(email: "a@example.com", password: "x")
         }
-        await expectError({ error in
+        let throttledFor30Seconds: (GatehouseError) -> Bool = { error in
             guard case .server(let server) = error else { return false }
             return server.code == .tooManyRequests && server.retryAfter == 30
-        }) { try await client.confirmSignUp(email: "a", code: "1") }
+        }
+        await expectError(throttledFor30Seconds) { try await client.confirmSignUp(email: "a", code: "1") }
         await expectError(.other("http_502")) { try await client.resendCode(email: "a") }
         await expectError(.other("brand_new_code")) { try await client.resetPassword(email: "a", code: "1", newPassword: "p") }
         #expect(ErrorCode.other("brand_new_code").rawValue == "brand_new_code")
@@ -118,7 +136,8 @@ struct ClientTests {
 
     @Test func a401IsRetriedOnceAfterARefresh() async throws {
         let store = InMemoryTokenStore(
-            Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 1_800_003_600)))
+            Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 1_800_003_600))
+        )
         let transport = StubTransport { request in
             if request.url!.path == "/auth/refresh" { return (200, [:], StubTransport.tokens("2")) }
             // The server ended the first token's session early (say, a password change elsewhere).
@@ -165,11 +184,14 @@ struct ClientTests {
             switch (request.httpMethod, request.url!.path) {
             case ("GET", "/me"), ("PATCH", "/me"):
                 let name: Any = request.httpMethod == "PATCH" ? (request.jsonBody["full_name"] ?? NSNull()) : "Ann"
-                return (200, [:], StubTransport.json([
-                    "sub": "u1", "email": "a@example.com", "email_verified": true, "full_name": name,
-                    "identities": [["provider": "password", "linked_at": "2026-11-23T10:00:00Z"]],
-                    "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z",
-                ]))
+                return (
+                    200, [:],
+                    StubTransport.json([
+                        "sub": "u1", "email": "a@example.com", "email_verified": true, "full_name": name,
+                        "identities": [["provider": "password", "linked_at": "2026-11-23T10:00:00Z"]],
+                        "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z",
+                    ])
+                )
             case ("DELETE", "/me"): return (204, [:], Data())
             default: return (404, [:], StubTransport.error("not_found"))
             }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,7 +36,12 @@ struct ContractTests {
             "signInWithApple",
             {
                 _ = try await $0.signInWithApple(
-                    identityToken: "apple-jwt", authorizationCode: "c0de", rawNonce: "n0nce", email: "a@example.com", fullName: "Ann")
+                    identityToken: "apple-jwt",
+                    authorizationCode: "c0de",
+                    rawNonce: "n0nce",
+                    email: "a@example.com",
+                    fullName: "Ann"
+                )
             }
         ),
         ("signInWithGoogle", { _ = try await $0.signInWithGoogle(idToken: "google-jwt", rawNonce: "n0nce", fullName: "Ann") }),
@@ -59,7 +66,8 @@ struct ContractTests {
             }
             #expect(!transport.requests.isEmpty, "\(name) sent nothing")
             for request in transport.requests {
-                let method = request.httpMethod ?? "GET", path = request.url?.path ?? ""
+                let method = request.httpMethod ?? "GET"
+                let path = request.url?.path ?? ""
                 covered.insert("\(method) \(path)")
                 check(request, from: name)
             }
@@ -87,7 +95,8 @@ struct ContractTests {
 
     /// Checks one captured request against its operation in the document.
     func check(_ request: URLRequest, from name: String) {
-        let method = request.httpMethod ?? "GET", path = request.url?.path ?? ""
+        let method = request.httpMethod ?? "GET"
+        let path = request.url?.path ?? ""
         guard document.operation(method, path) != nil else {
             Issue.record("\(name) sends \(method) \(path), which openapi.yaml does not document")
             return
@@ -108,13 +117,15 @@ struct ContractTests {
         let required = Set(documented.schema["required"] as? [String] ?? [])
         #expect(
             sent.subtracting(properties).isEmpty,
-            "\(name) sends \(sent.subtracting(properties).sorted()), not among \(method) \(path)'s documented fields \(properties.sorted())")
+            "\(name) sends \(sent.subtracting(properties).sorted()), not among \(method) \(path)'s documented fields \(properties.sorted())"
+        )
         #expect(required.isSubset(of: sent), "\(name) leaves out \(method) \(path)'s required \(required.subtracting(sent).sorted())")
     }
 
     /// The documented success answer of the operation `request` is for, with a body built from its schema.
     static func documentedAnswer(_ document: OpenAPIDocument, to request: URLRequest) throws -> (Int, [String: String], Data) {
-        let method = request.httpMethod ?? "GET", path = request.url?.path ?? ""
+        let method = request.httpMethod ?? "GET"
+        let path = request.url?.path ?? ""
         guard let status = document.successStatus(method, path) else { return (404, [:], StubTransport.error("not_found")) }
         guard let schema = document.responseBody(method, path, status: status) else { return (status, [:], Data()) }
         return (status, [:], try SchemaExample(document: document).data(schema, .base))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
 
 /// The SDK against a real Gatehouse server on a loopback port: every method, rotation, racing
@@ -106,7 +107,8 @@ struct EndToEndTests {
         let client = GatehouseClient(configuration: .init(baseURL: server.baseURL))
         await expectError(.providerDisabled) { try await client.signInWithGoogle(idToken: "x.y.z", rawNonce: Nonce().raw) }
         await expectError(.providerDisabled) { try await client.signInWithApple(identityToken: "x.y.z", authorizationCode: nil, rawNonce: nil) }
-        await expectError({ $0.code == .invalidGrant || $0.code == .invalidRequest }) {
+        let refusedHandoff: (GatehouseError) -> Bool = { $0.code == .invalidGrant || $0.code == .invalidRequest }
+        await expectError(refusedHandoff) {
             try await client.redeemHandoff(code: "nope", codeVerifier: PKCE().verifier)
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
-@testable import GatehouseClient
 import Testing
+
+@testable import GatehouseClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -23,7 +25,9 @@ final class GatehouseServerProcess: @unchecked Sendable {
         FileHandle.standardError.write(
             Data(
                 ("note: GatehouseClient end-to-end suite skipped: no server binary at \(binary.path) "
-                    + "(run `swift build` at the repository root or set GATEHOUSE_SERVER_BINARY)\n").utf8))
+                    + "(run `swift build` at the repository root or set GATEHOUSE_SERVER_BINARY)\n").utf8
+            )
+        )
         return false
     }()
 
@@ -96,7 +100,7 @@ final class GatehouseServerProcess: @unchecked Sendable {
         while true {
             do {
                 return try newestCode(kind, for: email, since: since)
-            } catch where Date() < deadline {
+            } catch  where Date() < deadline {
                 try await Task.sleep(nanoseconds: 50_000_000)
             }
         }

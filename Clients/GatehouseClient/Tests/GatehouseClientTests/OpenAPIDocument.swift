@@ -47,7 +47,8 @@ struct OpenAPIDocument: @unchecked Sendable {
         guard process.terminationStatus == 0 else {
             throw LoadError(
                 description: "python3 could not convert \(url.path) (exit \(process.terminationStatus)); "
-                    + "the contract tests need python3 with PyYAML (pip install pyyaml):\n\(stderr)")
+                    + "the contract tests need python3 with PyYAML (pip install pyyaml):\n\(stderr)"
+            )
         }
         guard let root = try JSONSerialization.jsonObject(with: json) as? [String: Any], root["paths"] is [String: Any] else {
             throw LoadError(description: "\(url.path) is not an OpenAPI document with paths")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
 
 @Suite("Primitives: SHA-256, nonces, PKCE, the file store")
@@ -7,17 +8,21 @@ struct PrimitivesTests {
     @Test func sha256MatchesFIPSVectors() {
         #expect(SHA256.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        )
         #expect(
             SHA256.hex(SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000)))
-                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        )
     }
 
     @Test func nonceHashIsTheHexDigestOfTheRawValue() {
         let nonce = Nonce(raw: "abc")
         #expect(nonce.hashed == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        let a = Nonce(), b = Nonce()
+        let a = Nonce()
+        let b = Nonce()
         #expect(a.raw.count == 43 && a.raw != b.raw && !a.raw.contains("=") && !a.raw.contains("+") && !a.raw.contains("/"))
     }
 

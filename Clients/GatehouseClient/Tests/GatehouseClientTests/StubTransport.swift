@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import GatehouseClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
