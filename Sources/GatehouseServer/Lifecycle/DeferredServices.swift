@@ -31,6 +31,9 @@ struct DeferredServices: Service {
             try? await gracefulShutdown()
             return
         }
-        try await ServiceGroup(configuration: .init(services: services, logger: logger)).run()
+        // A service that ends by itself (SQLite's checkpointer, once the store is closed) does not end
+        // the others; graceful shutdown and cancellation still reach them all.
+        let configurations = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .ignore) }
+        try await ServiceGroup(configuration: .init(services: configurations, logger: logger)).run()
     }
 }
