@@ -31,6 +31,7 @@ package final class DirectSQLiteConnection: @unchecked Sendable {
     /// - Parameter path: The database file.
     /// - Throws: ``DirectSQLiteError`` if SQLite cannot open it.
     package init(path: String) throws {
+        _ = Self.configureOnce
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -42,6 +43,12 @@ package final class DirectSQLiteConnection: @unchecked Sendable {
         sqlite3_extended_result_codes(db, 1)
         handle = db
     }
+
+    /// Process-wide settings applied before the first connection: no global memory statistics (the
+    /// bundled SQLite's default; with the system library they put a mutex on every allocation).
+    private static let configureOnce: Void = {
+        _ = gatehouse_sqlite_disable_memstatus()
+    }()
 
     deinit { close() }
 

@@ -66,6 +66,45 @@ struct WebPageTests {
         }
     }
 
+    /// Assets come from Hummingbird's FileMiddleware: cacheable with an ETag, revalidated with a 304
+    /// that keeps the security headers; the page itself is never cached without revalidation.
+    @Test func assetsAreCacheableAndRevalidated() async throws {
+        let app = try await TestApp.make()
+        try await app.router { client in
+            #expect(try await client.send(.get, "/").headers[.cacheControl] == "no-cache")
+            let asset = try await client.send(.get, "/assets/app.js")
+            #expect(asset.status == .ok && asset.headers[.cacheControl] == "public, max-age=300")
+            #expect(asset.bodyText == String(decoding: WebAssets.files["app.js"]?.bytes ?? [], as: UTF8.self))
+            let etag = try #require(asset.headers[.eTag])
+            #expect(asset.headers[.contentSecurityPolicy] != nil && asset.headers[.init("X-Content-Type-Options")!] == "nosniff")
+            let again = try await client.send(.get, "/assets/app.js", headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.bodyText.isEmpty)
+            #expect(again.headers[.init("X-Frame-Options")!] == "DENY" && again.headers[.init("Referrer-Policy")!] == "no-referrer")
+            #expect(try await client.send(.get, "/assets/app.css", headers: [.ifNoneMatch: etag]).status == .ok, "each file its own tag")
+        }
+    }
+
+    /// With GATEHOUSE_WEB_DIR, a file there is served from disk on each request (no-cache); one
+    /// missing there falls back to the embedded copy; only the page's own files are served.
+    @Test func theDevelopmentDirectoryServesItsFilesFirst() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("body { color: red }".utf8).write(to: directory.appendingPathComponent("app.css"))
+        try Data("<p>raw</p>".utf8).write(to: directory.appendingPathComponent("index.html"))
+        try Data("secret".utf8).write(to: directory.appendingPathComponent("other.txt"))
+        let app = try await TestApp.make { $0.webDirectory = directory.path }
+        try await app.router { client in
+            let css = try await client.send(.get, "/assets/app.css")
+            #expect(css.status == .ok && css.bodyText == "body { color: red }" && css.headers[.cacheControl] == "no-cache")
+            #expect(css.headers[.contentType] == WebAssets.files["app.css"]?.contentType)
+            let js = try await client.send(.get, "/assets/app.js")
+            #expect(js.status == .ok && js.headers[.cacheControl] == "public, max-age=300")
+            #expect(try await client.send(.get, "/assets/index.html").errorCode == "not_found")
+            #expect(try await client.send(.get, "/assets/other.txt").errorCode == "not_found")
+        }
+    }
+
     @Test func providersStayOffThePolicyUnlessConfigured() async throws {
         let app = try await TestApp.make()
         try await app.router { client in

@@ -1,20 +1,14 @@
-import Crypto
-import Foundation
+import Hummingbird
 
 /// The web page's files: `Resources/Web/`, embedded into the binary at build time (`.embedInCode`
 /// in Package.swift), so the binary serves them on its own.
 enum WebAssets {
+    /// One embedded file.
     struct Asset: Sendable {
+        /// The `Content-Type` it is served with.
         let contentType: String
+        /// Its bytes, as in the repository.
         let bytes: [UInt8]
-        /// A short content hash, for ETag and cache busting.
-        let version: String
-
-        init(contentType: String, bytes: [UInt8]) {
-            self.contentType = contentType
-            self.bytes = bytes
-            version = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
-        }
     }
 
     static let files: [String: Asset] = [
@@ -22,4 +16,18 @@ enum WebAssets {
         "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "app.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
     ]
+
+    /// The files served under `/assets/`: every file but `index.html`, which is served at `/` with
+    /// the deployment's configuration filled in.
+    static var assets: [String: Asset] { files.filter { $0.key != "index.html" } }
+
+    /// The content types above by file extension, for `FileMiddleware` (whose own table has no charset).
+    static var mediaTypes: [String: MediaType] {
+        var types: [String: MediaType] = [:]
+        for (name, asset) in files {
+            guard let dot = name.lastIndex(of: "."), let type = MediaType(from: asset.contentType) else { continue }
+            types[String(name[name.index(after: dot)...])] = type
+        }
+        return types
+    }
 }
