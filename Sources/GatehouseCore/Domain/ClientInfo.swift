@@ -17,9 +17,6 @@ public struct ClientInfo: Sendable, Equatable {
         self.address = address
     }
 
-    /// A client whose address could not be determined; all such clients share one rate-limit bucket.
-    static let unknown = ClientInfo(address: "unknown")
-
     /// What per-client rate limits count under: an IPv4 address as it is, an IPv6 address by its
     /// /64 prefix (one subscriber is usually handed a whole /64, so counting single IPv6 addresses
     /// would give one client 2^64 buckets), an IPv4-mapped IPv6 address as its IPv4 address, and

@@ -161,7 +161,7 @@ struct OpenAPIDocument: @unchecked Sendable {
     /// - Returns: Every query parameter's name, with whether it is required.
     func queryParameters(_ method: String, _ path: String) -> [String: Bool] {
         var names: [String: Bool] = [:]
-        for parameter in (operation(method, path)?["parameters"] as? [Any] ?? []).map { resolve($0) } where parameter["in"] as? String == "query" {
+        for parameter in (operation(method, path)?["parameters"] as? [Any] ?? []).map(resolve) where parameter["in"] as? String == "query" {
             if let name = parameter["name"] as? String { names[name] = parameter["required"] as? Bool ?? false }
         }
         return names
