@@ -48,6 +48,32 @@ public enum StoreLocation: Sendable, Equatable {
             return (SQLStore(backend: backend, logger: logger), PostgresClientService(client: backend.client))
         }
     }
+
+    /// Opens the store in two steps, for a server whose services start before it may touch the
+    /// database: nothing here reads or writes a file or a socket.
+    /// - Parameter logger: Where the store logs.
+    /// - Returns: `service`, to run in the service group from the start (PostgreSQL's connection pool,
+    ///   which connects in its `run()`; nil for SQLite), and `open`, which opens the store once that
+    ///   service runs (SQLite creates and opens its file here) and returns it with the service that must
+    ///   run alongside it from then on (SQLite's checkpointer; nil for PostgreSQL).
+    /// - Throws: If the URL cannot be turned into a client configuration.
+    public func deferredOpen(
+        logger: Logger
+    ) throws -> (service: (any Service)?, open: @Sendable () async throws -> (store: SQLStore, service: (any Service)?)) {
+        switch self {
+        case .sqlite(let path):
+            return (
+                nil,
+                {
+                    let backend = try await SQLiteBackend.open(path: path, logger: logger)
+                    return (SQLStore(backend: backend, logger: logger), backend.checkpointer)
+                }
+            )
+        case .postgres(let url):
+            let backend = try PostgresBackend(url: url, logger: logger)
+            return (PostgresClientService(client: backend.client), { (SQLStore(backend: backend, logger: logger), nil) })
+        }
+    }
 }
 
 extension StoreLocation {

@@ -27,8 +27,8 @@ struct AppleWebStateTests {
     func authorizeStoresNothingAndSetsTheBindingCookie(_ database: TestDatabase) async throws {
         try await FakeIssuer.run { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, database: database)
-            let store = app.built.store
             try await app.router { client in
+                let store = try app.built.store
                 var cookies = Set<String>()
                 for _ in 0..<200 {
                     let (reply, query, cookie) = try await Flow.authorize(client, Flow.PKCE())
@@ -142,8 +142,8 @@ struct AppleWebStateTests {
         let clock = TestClock(Date())
         try await FakeIssuer.run(clock: clock) { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, database: database, clock: clock)
-            let store = app.built.store
             try await app.router { client in
+                let store = try app.built.store
                 let (_, query, cookie) = try await Flow.authorize(client, Flow.PKCE())
                 clock.advance(by: 599)
                 let answer = Self.appleAnswer(issuer, query, subject: "a-late")

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAWS
 import GatehouseCore
 import GatehouseServer
+import HummingbirdTesting
 import Testing
 
 @Suite("Configuration")
@@ -93,12 +94,13 @@ struct ConfigurationTests {
         var c = GatehouseConfiguration()
         c.dataDirectory = directory.path
         c.port = 0
-        try await buildApplication(configuration: c).store.close()
+        // The master key is made when the app first runs (in `beforeServerStarts`), not when it is built.
+        try await buildApplication(configuration: c).app.test(.router) { _ in }
         let keyFile = directory.appendingPathComponent("master.key")
         #expect(FileManager.default.fileExists(atPath: keyFile.path))
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         c.masterKey = Data(repeating: 9, count: 32).base64EncodedString()
-        await #expect(throws: ConfigurationError.self) { _ = try await buildApplication(configuration: c) }
+        await #expect(throws: ConfigurationError.self) { try await buildApplication(configuration: c).app.test(.router) { _ in } }
     }
 }

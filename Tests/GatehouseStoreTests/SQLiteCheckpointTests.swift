@@ -42,6 +42,30 @@ struct SQLiteCheckpointTests {
         try await reopened.close()
     }
 
+    /// The server opens the store in `beforeServerStarts` and runs the checkpointer in a service
+    /// group of its own; a store that closes before that group gets to `run()` must not leave a
+    /// `run()` that never returns (and a shutdown that hangs on it).
+    @Test func runReturnsWhenTheStoreClosedBeforeItStarted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ckpt-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backend = try await SQLiteBackend.open(path: directory.appendingPathComponent("test.sqlite").path, logger: Self.logger)
+        try await backend.close()
+        let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await backend.checkpointer.run()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(finished, "run() returned by itself, without graceful shutdown or cancellation")
+    }
+
     @Test func theLogStartsOverUnderSustainedWrites() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ckpt-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

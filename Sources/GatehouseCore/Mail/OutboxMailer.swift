@@ -12,18 +12,23 @@ public struct OutboxMailer: Mailer {
     let clock: any TimeSource
     let random: any RandomSource
 
-    /// An outbox at `directory`, created (owner-only) if missing.
+    /// An outbox at `directory`. Nothing touches the file system here: the server calls
+    /// ``createDirectory()`` when it starts.
     /// - Parameters:
     ///   - directory: Where to write messages.
     ///   - from: The `From:` header value.
     ///   - clock: Dates the messages and names the files.
     ///   - random: Makes the file names (and `Message-ID`s) unique.
-    /// - Throws: The file system's error when the directory cannot be created.
-    public init(directory: URL, from: String, clock: any TimeSource, random: any RandomSource) throws {
+    public init(directory: URL, from: String, clock: any TimeSource, random: any RandomSource) {
         self.directory = directory
         self.from = from
         self.clock = clock
         self.random = random
+    }
+
+    /// Creates the outbox directory (owner-only) if it is missing.
+    /// - Throws: The file system's error when the directory cannot be created.
+    public func createDirectory() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 

@@ -3,8 +3,9 @@ import GatehouseCore
 import GatehouseStore
 import Logging
 
-/// What `serve` does once before answering requests: the master key, the schema, the client id and
-/// the signing keys. The same steps back `gatehouse migrate` and `gatehouse keys`.
+/// What `serve` does once before answering requests (in `beforeServerStarts`, see
+/// ``GatehouseRuntime/start(_:)``): the master key, the schema, the client id and the signing keys.
+/// The same steps back `gatehouse migrate` and `gatehouse keys`.
 enum Bootstrap {
     /// The master key: `GATEHOUSE_MASTER_KEY`, or `<data dir>/master.key`, created once on first start
     /// (0600) and after that only read (``MasterKeyFile``).

@@ -49,9 +49,12 @@ final class SQLiteCheckpointer: Service, @unchecked Sendable {
 
     /// Starts the thread (once; later calls, and calls after ``stop()``, do nothing).
     func start() {
+        // A store closed before the service ran never starts the thread, and `run()` sees
+        // `stopping && !started` and returns.
         let first = condition.withLock {
-            defer { started = true }
-            return !started && !stopping
+            guard !started && !stopping else { return false }
+            started = true
+            return true
         }
         guard first else { return }
         let thread = Thread { [self] in loop() }
