@@ -82,6 +82,25 @@ struct Base64URLTests {
         }
     }
 
+    /// The concrete overloads (for callers in other modules) and the generic ones agree with
+    /// Foundation's base64 in the URL alphabet without padding, for every length and a non-contiguous
+    /// collection.
+    @Test func everyOverloadMatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.encode(bytes[...]) == expected)
+            #expect(Base64URL.encode(bytes.lazy.map { $0 }) == expected, "a collection without contiguous storage")
+            #expect(Base64URL.decode(expected) == bytes)
+            #expect(Base64URL.decode(Substring(expected)) == bytes)
+        }
+        #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]) && !ConstantTime.equals([1, 2, 3], [1, 2, 4]))
+        #expect(!ConstantTime.equals([1, 2], [1, 2, 3]) && ConstantTime.equals([UInt8](), []))
+    }
+
     @Test func refusesNonCanonicalInput() {
         #expect(Base64URL.decode("AB==") == nil)  // padding
         #expect(Base64URL.decode("A") == nil)  // impossible length
