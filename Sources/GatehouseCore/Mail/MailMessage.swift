@@ -12,6 +12,8 @@ public struct MailMessage: Sendable, Equatable {
     public var subject: String
     /// The plain-text body, LF line endings; transports encode it (quoted-printable, CRLF).
     public var body: String
+    /// The HTML body, when the message has one.
+    public var html: String?
 
     /// A message.
     /// - Parameters:
@@ -19,11 +21,13 @@ public struct MailMessage: Sendable, Equatable {
     ///   - to: The recipient's address.
     ///   - subject: The subject line.
     ///   - body: The plain-text body.
-    public init(kind: String, to: String, subject: String, body: String) {
+    ///   - html: The HTML body, if any.
+    public init(kind: String, to: String, subject: String, body: String, html: String? = nil) {
         self.kind = kind
         self.to = to
         self.subject = subject
         self.body = body
+        self.html = html
     }
 }
 

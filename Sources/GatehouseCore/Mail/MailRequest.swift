@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a message must say, as a request leaves it in the mail queue: the kind, the recipient and the
+/// few values its template needs. It is rendered only when delivered (``MailRenderer``), so a request
+/// does the same small amount of work whatever it mails. Stored encrypted: it may carry a code.
+public struct MailRequest: Sendable, Codable, Equatable {
+    /// The messages Gatehouse sends.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The code that confirms a sign-up.
+        case confirmSignUp = "confirm_signup"
+        /// The code that resets a password.
+        case resetPassword = "reset_password"
+        /// Someone tried to sign up with an address that has an account.
+        case alreadyRegistered = "already_registered"
+        /// The password was changed or reset.
+        case passwordChanged = "password_changed"
+    }
+
+    /// Which message.
+    public var kind: Kind
+    /// The recipient's address.
+    public var to: String
+    /// The account's display name, for the greeting.
+    public var name: String?
+    /// The one-time code (sign-up confirmation, password reset).
+    public var code: String?
+    /// How long the code lives, in seconds.
+    public var lifetime: Int?
+    /// For `already_registered`: whether the existing account is confirmed.
+    public var confirmed: Bool?
+    /// For `password_changed`: whether it was a reset by code (rather than a change while signed in).
+    public var reset: Bool?
+
+    /// A message request.
+    /// - Parameters:
+    ///   - kind: Which message.
+    ///   - to: The recipient.
+    ///   - name: The display name, if any.
+    ///   - code: The code, if the kind carries one.
+    ///   - lifetime: The code's lifetime in seconds.
+    ///   - confirmed: For `already_registered`.
+    ///   - reset: For `password_changed`.
+    public init(
+        kind: Kind,
+        to: String,
+        name: String? = nil,
+        code: String? = nil,
+        lifetime: Int? = nil,
+        confirmed: Bool? = nil,
+        reset: Bool? = nil
+    ) {
+        self.kind = kind
+        self.to = to
+        self.name = name
+        self.code = code
+        self.lifetime = lifetime
+        self.confirmed = confirmed
+        self.reset = reset
+    }
+}

@@ -1,0 +1,19 @@
+/// A mail setting that cannot work, naming the environment variable to fix. The server stops at start
+/// with it; the message never contains a password.
+public struct MailSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable at fault (`GATEHOUSE_MAIL`, `GATEHOUSE_SMTP_CA_FILE`, …).
+    public var variable: String
+    /// What is wrong and how to fix it.
+    public var message: String
+
+    /// An error.
+    /// - Parameters:
+    ///   - variable: The environment variable at fault.
+    ///   - message: What is wrong, without secrets.
+    public init(variable: String, _ message: String) {
+        self.variable = variable
+        self.message = message
+    }
+
+    public var description: String { "\(variable): \(message)" }
+}
