@@ -20,7 +20,7 @@ struct PoolHarness: Sendable {
     let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
-    /// Delivers the mail queue (in the background, and on demand through ``mailer``).
+    /// Delivers the mail queue, on demand through ``mailer``.
     let dispatcher: MailDispatcher
     let liveness: CachedSessionLiveness
     /// Builds another pool over the same store and keys, e.g. with other hashing parameters.
@@ -51,9 +51,9 @@ struct PoolHarness: Sendable {
                 wakeUp: wakeUp,
                 logger: Logger(label: "pool-test-mail")
             )
+            // Mail goes out when a test reads it (the mailer settles the dispatcher first); no background
+            // loop, so tests that drive their own dispatchers over this store are not raced.
             mailer.attach { dispatcher }
-            let delivery = Task { await dispatcher.run() }
-            defer { delivery.cancel() }
             let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
             let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(
                 logger: Logger(label: "t")

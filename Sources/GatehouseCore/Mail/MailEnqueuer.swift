@@ -26,7 +26,7 @@ public struct MailEnqueuer: Sendable {
     ///   - now: The request's time.
     ///   - tx: The transaction that also writes the code.
     /// - Throws: The store's error (which rolls the transaction back).
-    func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
+    public func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
         let id = random.uuidV7(at: now)
         let body = request ?? MailRequest(kind: .resetPassword, to: "decoy@invalid.example", code: "000000", lifetime: 900)
         let sealed = try box.seal(Array(try JSONEncoder().encode(body)), context: Self.context(id))
@@ -44,7 +44,7 @@ public struct MailEnqueuer: Sendable {
     }
 
     /// Wakes the delivery service; call after the transaction that queued mail has committed.
-    func committed() {
+    public func committed() {
         wakeUp.signal()
     }
 
