@@ -14,8 +14,18 @@ public protocol MailDeliveryObserver: Sendable {
 public struct NoMailDeliveryObserver: MailDeliveryObserver {
     /// The observer.
     public init() {}
+    /// Ignores the depth.
+    /// - Parameters:
+    ///   - queued: Waiting.
+    ///   - dead: Dead-lettered.
     public func queueDepth(queued: Int, dead: Int) {}
+    /// Ignores it.
+    /// - Parameter kind: The message kind.
     public func delivered(kind: String) {}
+    /// Ignores it.
+    /// - Parameter kind: The message kind.
     public func retried(kind: String) {}
+    /// Ignores it.
+    /// - Parameter kind: The message kind.
     public func deadLettered(kind: String) {}
 }

@@ -55,5 +55,6 @@ public struct OutboxTransport: MailTransport {
         return ["outbox \(directory.path) is writable (messages are written there, not sent)"]
     }
 
+    /// Nothing to close.
     public func shutdown() async {}
 }

@@ -18,7 +18,9 @@ extension EmbeddedUserPool {
             let user = try await tx.user(emailKey: email.key)
             let code = try await storeCode(for: user, emailKey: email.key, purpose: .resetPassword, lifetime: lifetime, now: now, in: tx)
             // A decoy row for an unknown address: the same work either way.
-            let request = user.map { MailRequest(kind: .resetPassword, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime)) }
+            let request = user.map {
+                MailRequest(kind: .resetPassword, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+            }
             try await mail.enqueue(request, now: now, in: tx)
         }
         mail.committed()

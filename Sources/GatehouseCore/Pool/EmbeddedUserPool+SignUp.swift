@@ -125,7 +125,9 @@ extension EmbeddedUserPool {
             let target = found.flatMap { $0.confirmed ? nil : $0 }
             let code = try await storeCode(for: target, emailKey: email.key, purpose: .confirmSignUp, lifetime: lifetime, now: now, in: tx)
             // A decoy row for an address without an unconfirmed account: the same work either way.
-            let request = target.map { MailRequest(kind: .confirmSignUp, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime)) }
+            let request = target.map {
+                MailRequest(kind: .confirmSignUp, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+            }
             try await mail.enqueue(request, now: now, in: tx)
         }
         mail.committed()
