@@ -34,6 +34,8 @@ public final class CachedSessionLiveness: SessionLiveness {
         var entries: [String: Entry] = [:]
         /// Bumped by every invalidation: a store answer read across a bump is not cached as live.
         var epoch: UInt64 = 0
+        /// False while another instance's changes might be missed: every check reads the store.
+        var trusted = true
     }
 
     private let source: any SessionLiveness
@@ -64,14 +66,14 @@ public final class CachedSessionLiveness: SessionLiveness {
     /// - Throws: The source's error on a miss.
     public func isLive(sessionID: String, sub: String) async throws -> Bool {
         let now = clock.now()
-        let (cached, epoch) = state.withLock { ($0.entries[sessionID], $0.epoch) }
-        if ttl > 0, let entry = cached, entry.sub == sub || !entry.live {
+        let (cached, epoch, trusted) = state.withLock { ($0.entries[sessionID], $0.epoch, $0.trusted) }
+        if ttl > 0, trusted, let entry = cached, entry.sub == sub || !entry.live {
             // An ended session never comes back, so a negative answer can be kept longer.
             let age = now.timeIntervalSince(entry.checkedAt)
             if age >= 0, age < (entry.live ? ttl : ttl * 60) { return entry.live }
         }
         let live = try await source.isLive(sessionID: sessionID, sub: sub)
-        if ttl > 0 {
+        if ttl > 0, trusted {
             state.withLock { state in
                 // Something was ended while the store was read: do not trust a positive answer.
                 if live, state.epoch != epoch { return }
@@ -82,7 +84,18 @@ public final class CachedSessionLiveness: SessionLiveness {
         return live
     }
 
-    /// Marks sessions ended (this process ended them), cached or not.
+    /// Stops (false) or resumes (true) answering from the cache; either way it is emptied, since
+    /// sessions ended elsewhere meanwhile may have been missed.
+    /// - Parameter value: Whether other instances' changes reach this process.
+    public func setTrusted(_ value: Bool) {
+        state.withLock { state in
+            state.trusted = value
+            state.epoch &+= 1
+            state.entries.removeAll()
+        }
+    }
+
+    /// Marks sessions ended (this process or another one ended them), cached or not.
     /// - Parameter sessionIDs: The ended sessions.
     public func invalidate(sessionIDs: [String]) {
         let now = clock.now()

@@ -29,4 +29,12 @@ public struct CacheInvalidation: DomainEventSubscriber {
             profiles?.invalidate(sub)
         }
     }
+
+    /// Whether the caches may answer: false while this instance might miss another instance's
+    /// changes (its cross-instance channel is down), so every check reads the store.
+    /// - Parameter value: Whether other instances' changes reach this process.
+    public func setTrusted(_ value: Bool) {
+        liveness.setTrusted(value)
+        profiles?.setTrusted(value)
+    }
 }

@@ -33,4 +33,15 @@ public final class DomainEvents: Sendable {
     public func publish(_ event: DomainEvent) {
         publish([event])
     }
+
+    /// Applies events another instance published (they arrived over the cross-instance channel):
+    /// every subscriber but the relays gets them.
+    /// - Parameter events: What happened elsewhere.
+    public func applyRemote(_ events: [DomainEvent]) {
+        guard !events.isEmpty else { return }
+        let local = subscribers.withLock { $0 }.filter { !($0 is any DomainEventRelay) }
+        for event in events {
+            for subscriber in local { subscriber.receive(event) }
+        }
+    }
 }

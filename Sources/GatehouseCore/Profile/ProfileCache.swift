@@ -14,6 +14,9 @@ public final class ProfileCache: Sendable {
     private let ttl: TimeInterval
     private let maxEntries: Int
     private let entries = Mutex<[String: Entry]>([:])
+    /// False while another instance's changes might be missed (the cross-instance channel is down):
+    /// nothing is served from the cache then.
+    private let trusted = Mutex(true)
 
     /// An empty cache.
     /// - Parameters:
@@ -27,7 +30,7 @@ public final class ProfileCache: Sendable {
     }
 
     func get(_ sub: String) -> ProfileView? {
-        guard ttl > 0, let entry = entries.withLock({ $0[sub] }) else { return nil }
+        guard ttl > 0, trusted.withLock({ $0 }), let entry = entries.withLock({ $0[sub] }) else { return nil }
         let age = clock.now().timeIntervalSince(entry.cachedAt)
         return age >= 0 && age < ttl ? entry.view : nil
     }
@@ -39,6 +42,14 @@ public final class ProfileCache: Sendable {
             if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
             entries[view.profile.sub] = Entry(view: view, cachedAt: now)
         }
+    }
+
+    /// Stops (false) or resumes (true) serving from the cache; either way it is emptied, since changes
+    /// made elsewhere meanwhile may have been missed.
+    /// - Parameter value: Whether other instances' changes reach this process.
+    public func setTrusted(_ value: Bool) {
+        trusted.withLock { $0 = value }
+        entries.withLock { $0.removeAll() }
     }
 
     /// Forgets a user's profile (call after the change committed).
