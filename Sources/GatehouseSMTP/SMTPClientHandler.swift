@@ -40,6 +40,9 @@ final class SMTPClientHandler: ChannelDuplexHandler {
     private var received: ByteBuffer?
     private var waiting: (request: SMTPRequest, timer: Scheduled<Void>)?
     private var failure: SMTPConnectionError?
+    /// A reply that came before any command waited for one: the greeting, normally (it may arrive
+    /// before the request that waits for it); before any other command, the server's 421 or noise.
+    private var early: SMTPReply?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let request = unwrapOutboundIn(data)
@@ -49,6 +52,18 @@ final class SMTPClientHandler: ChannelDuplexHandler {
             return
         }
         precondition(waiting == nil, "SMTPConnection sends one command at a time")
+        if let reply = early {
+            early = nil
+            guard request.bytes == nil else {  // the server spoke out of turn on an idle connection
+                request.promise.fail(SMTPConnectionError.closed)
+                promise?.fail(SMTPConnectionError.closed)
+                fail(.closed, context: context)
+                return
+            }
+            promise?.succeed()
+            request.promise.succeed(reply)
+            return
+        }
         let timer = context.eventLoop.assumeIsolated().scheduleTask(in: request.timeout) { [weak self] in
             guard let self else { return }
             self.fail(.timeout, context: context)
@@ -76,8 +91,9 @@ final class SMTPClientHandler: ChannelDuplexHandler {
 
     private func deliver(_ reply: SMTPReply, context: ChannelHandlerContext) {
         guard let (request, timer) = waiting else {
-            // Unasked-for: a 421 before closing an idle connection, or noise. Either way, not reusable.
-            fail(.closed, context: context)
+            // Unasked-for: the greeting, kept for the request that waits for it; else (a 421 before the
+            // server closes an idle connection, or noise) the connection is not reusable.
+            if early == nil, reply.code != 421 { early = reply } else { fail(.closed, context: context) }
             return
         }
         timer.cancel()
