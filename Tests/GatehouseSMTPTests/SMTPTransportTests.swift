@@ -90,6 +90,19 @@ struct SMTPTransportTests {
         #expect(error.map { !"\($0)".contains("wrong-password") } == true)
     }
 
+    @Test func checkNamesTheStepThatFailed() async throws {
+        let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:secret")
+        let transport = try server.transport(credentials: "mailer:bad-password@", query: "?timeout=10")
+        let error = await #expect(throws: MailTransportError.self) { try await transport.check() }
+        #expect(error?.detail.hasPrefix("AUTH PLAIN: the server replied 535") == true, "\(String(describing: error))")
+        let port = server.port
+        server.stop()
+        let refused = try SMTPTransport(settings: SMTPSettings(url: "smtp://127.0.0.1:\(port)?timeout=10"), logger: Logger(label: "smtp-test"))
+        let down = await #expect(throws: MailTransportError.self) { try await refused.send(testMail(to: "ann@example.com")) }
+        #expect(down?.kind == .transient)
+        #expect(down?.detail.hasPrefix("connect to 127.0.0.1:\(port):") == true, "\(String(describing: down))")
+    }
+
     @Test(arguments: [
         ("fail421", MailTransportError.Kind.transient, 421), ("fail451", .transient, 451), ("fail550", .permanent, 550),
         ("fail421-data", .transient, 421), ("fail451-data", .transient, 451), ("fail550-data", .permanent, 550),
