@@ -71,15 +71,17 @@ struct SMTPTransportTests {
         #expect(try server.deliveries().map(\.envelope.auth) == ["mailer"])
     }
 
-    @Test func anUntrustedCertificateIsAPermanentFailure() async throws {
-        let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:secret")
-        let transport = try server.transport(credentials: "mailer:secret@", query: "?timeout=10", trusted: false)
+    @Test(arguments: [("smtp", "starttls", "STARTTLS handshake"), ("smtps", "implicit", "TLS handshake")])
+    func anUntrustedCertificateIsAPermanentFailure(_ scheme: String, _ tls: String, _ step: String) async throws {
+        let server = try await SMTPTestServer.start("--tls", tls, "--auth", "mailer:secret")
+        let transport = try server.transport(scheme, credentials: "mailer:secret@", query: "?timeout=10", trusted: false)
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "ann@example.com")) }
         #expect(error?.kind == .permanent)
         #expect(error?.detail.contains("certificate could not be verified") == true, "\(String(describing: error))")
         let checked = await #expect(throws: MailTransportError.self) { try await transport.check() }
-        #expect(checked?.detail.hasPrefix("STARTTLS handshake") == true, "\(String(describing: checked))")
+        #expect(checked?.detail.hasPrefix(step) == true, "\(String(describing: checked))")
         #expect(!server.events().contains { $0.hasPrefix("auth") })
+        #expect(try server.deliveries().isEmpty)
     }
 
     @Test func wrongPasswordIsPermanent() async throws {
@@ -140,7 +142,7 @@ struct SMTPTransportTests {
 
     @Test func theReplyAfterTheDataMayTakeLongerThanOtherReplies() async throws {
         let server = try await SMTPTestServer.start("--tls", "none")
-        let transport = try server.transport(query: "?tls=none&timeout=1.5")  // the server answers the data after 2 s
+        let transport = try server.transport(query: "?tls=none&timeout=1.8")  // the server answers the data after 2 s
         try await transport.send(testMail(to: "slow@example.com"))
         await transport.shutdown()
         #expect(try server.deliveries().count == 1)
