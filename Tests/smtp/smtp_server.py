@@ -26,6 +26,7 @@ import datetime
 import ipaddress
 import json
 import os
+import shutil
 import ssl
 import sys
 import tempfile
@@ -207,6 +208,7 @@ def main():
 
     threading.Thread(target=read_stdin, daemon=True).start()
     loop.run_forever()
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
