@@ -49,6 +49,13 @@ public struct MailRenderer: Sendable {
             message = templates.alreadyRegistered(to: request.to, name: request.name, confirmed: request.confirmed ?? false)
         case .passwordChanged:
             message = templates.passwordChanged(to: request.to, name: request.name, reset: request.reset ?? false)
+        case .test:
+            message = MailMessage(
+                kind: "test",
+                to: request.to,
+                subject: "Test message from \(templates.appName)",
+                body: "This message was sent with `gatehouse mail test`: mail delivery works.\n"
+            )
         }
         let text = RFC5322Message.render(message, from: from, date: date, messageID: "\(id)@gatehouse")
         return OutgoingMail(id: id, kind: request.kind.rawValue, sender: sender, recipient: request.to, data: Array(text.utf8), message: message)

@@ -23,7 +23,7 @@ public protocol GatehouseStore: Sendable {
 
 /// The statements available inside a transaction.
 public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
-    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, Sendable
+    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, MailQueueRepository, Sendable
 {}
 
 /// A write broke a uniqueness rule (an email already owned, an identity already linked).
