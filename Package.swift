@@ -79,6 +79,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // An SMTP client (STARTTLS or implicit TLS, AUTH, a small connection pool) on SwiftNIO: no SMTP package is available.
+        .target(
+            name: "GatehouseSMTP",
+            dependencies: [
+                "GatehouseCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "GatehouseServer",
             dependencies: [
@@ -136,6 +147,14 @@ let package = Package(
             dependencies: [
                 "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "GatehouseSMTPTests",
+            dependencies: [
+                "GatehouseSMTP", "GatehouseCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "GatehouseAWSTests", dependencies: ["GatehouseAWS", "GatehouseInfrastructure", "GatehouseTesting"]),
