@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "GatehouseServer",
             dependencies: [
-                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS",
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseSMTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

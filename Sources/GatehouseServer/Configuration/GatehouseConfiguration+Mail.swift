@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseSMTP
 
 extension GatehouseConfiguration {
     /// Reads the mail settings: the transport (`GATEHOUSE_MAIL`), the sender and reply-to, the template
@@ -24,6 +25,8 @@ extension GatehouseConfiguration {
         switch value.lowercased() {
         case "outbox":
             return .outbox
+        case let text where text.hasPrefix("smtp://") || text.hasPrefix("smtps://"):
+            return .smtp(try SMTPSettings(url: value, caFile: reader.string("GATEHOUSE_SMTP_CA_FILE")))
         default:
             throw MailSettingsError(
                 variable: "GATEHOUSE_MAIL",

@@ -1,7 +1,11 @@
+import GatehouseSMTP
+
 /// Where mail goes (`GATEHOUSE_MAIL`), parsed and checked when the configuration is read.
 public enum MailTransportSettings: Sendable {
     /// `outbox` (the default): `.eml` files in `<data dir>/outbox/`, nothing sent.
     case outbox
+    /// `smtp://…` or `smtps://…`: an SMTP relay (Postmark, SendGrid, Mailgun, your own).
+    case smtp(SMTPSettings)
 }
 
 extension MailTransportSettings {
@@ -9,5 +13,13 @@ extension MailTransportSettings {
     public var isOutbox: Bool {
         if case .outbox = self { return true }
         return false
+    }
+
+    /// Where mail goes, for the log and the doctor (no password).
+    public var redacted: String {
+        switch self {
+        case .outbox: "outbox"
+        case .smtp(let settings): settings.redacted
+        }
     }
 }

@@ -200,6 +200,8 @@ extension GatehouseRuntime {
             parts: parts
         )
         runtimeServices.append(MailDeliveryService(dispatcher: mailDispatcher, transport: parts.mailTransport, logger: logger))
+        let mailTarget = options.mailTransport == nil ? configuration.mail.redacted : parts.mailTransport.name
+        logger.info("mail delivery ready", metadata: ["mail.transport": .string(parts.mailTransport.name), "mail.target": .string(mailTarget)])
         let runtime = GatehouseRuntime(
             responder: router.buildResponder(),
             routes: servedRoutes,

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseSMTP
 import Logging
 
 /// Builds the configured mail transport and renderer.
@@ -14,6 +15,8 @@ enum MailTransports {
         switch configuration.mail {
         case .outbox:
             return OutboxTransport(directory: configuration.outboxDirectory, logger: logger)
+        case .smtp(let settings):
+            return SMTPTransport(settings: settings, logger: logger)
         }
     }
 
