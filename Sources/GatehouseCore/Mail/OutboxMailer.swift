@@ -41,7 +41,7 @@ public struct OutboxMailer: Mailer {
     public func send(_ message: MailMessage, logger: Logger) async throws {
         let now = clock.now()
         let id = "\(now.epochSeconds)-\(Base64URL.encode(random.bytes(9)))"
-        let text = RFC5322Message.render(message, from: from, date: now, messageID: "\(id)@gatehouse")
+        let text = try RFC5322Message.render(message, from: from, date: now, messageID: "\(id)@gatehouse")
         let name = "\(id)-\(message.kind).eml"
         let temporary = directory.appendingPathComponent(".\(name).tmp")
         let target = directory.appendingPathComponent(name)
