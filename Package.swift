@@ -155,7 +155,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "GatehouseAWSTests", dependencies: ["GatehouseAWS", "GatehouseInfrastructure", "GatehouseTesting"]),
+        .testTarget(
+            name: "GatehouseAWSTests",
+            dependencies: [
+                "GatehouseAWS", "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "GatehouseStoreTests",
             dependencies: [
