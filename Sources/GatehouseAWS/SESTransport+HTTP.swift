@@ -85,7 +85,10 @@ extension SESTransport {
         if answer.errorType != nil { detail += " (HTTP \(answer.status))" }
         let message = scrub(answer.message, keeping: sender)
         if !message.isEmpty { detail += ": \(message)" }
-        if answer.status == 403 { detail += "; check the credentials, the clock and the IAM policy (ses:SendRawEmail)" }
+        if answer.status == 403 {
+            let action = operation.hasPrefix("SendEmail") ? "ses:SendEmail and ses:SendRawEmail" : "ses:\(operation.split(separator: " ")[0])"
+            detail += "; check the credentials, the clock and the IAM policy (\(action))"
+        }
         let transient = answer.status == 429 || answer.status >= 500 || transientTypes.contains(type)
         return MailTransportError(transient ? .transient : .permanent, detail, code: answer.status)
     }

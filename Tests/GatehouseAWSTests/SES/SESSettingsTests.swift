@@ -75,6 +75,14 @@ struct SESSettingsTests {
         #expect(error.kind == kind && error.code == status && error.detail.contains(type ?? "HTTP \(status)"))
     }
 
+    @Test("a refused signature names the IAM action the call needs")
+    func accessDenied() {
+        let send = SESTransport.classify(Self.answer(403, "AccessDeniedException"), operation: "SendEmail", sender: nil)
+        #expect(send.detail.contains("ses:SendRawEmail") && send.kind == .permanent)
+        let check = SESTransport.classify(Self.answer(403, "AccessDeniedException"), operation: "GetAccount", sender: nil)
+        #expect(check.detail.contains("(ses:GetAccount)"))
+    }
+
     @Test("details keep SES's message but no address other than the sender, on one line")
     func scrubbing() {
         let message =
