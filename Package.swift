@@ -61,6 +61,9 @@ let package = Package(
                 .embedInCode("Resources/Mail/password_changed.subject.mustache"),
                 .embedInCode("Resources/Mail/password_changed.text.mustache"),
                 .embedInCode("Resources/Mail/password_changed.html.mustache"),
+                .embedInCode("Resources/Mail/test.subject.mustache"),
+                .embedInCode("Resources/Mail/test.text.mustache"),
+                .embedInCode("Resources/Mail/test.html.mustache"),
             ]
         ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked

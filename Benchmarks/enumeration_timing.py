@@ -38,10 +38,12 @@ def client_address(index):
     return f"10.{(index >> 16) & 255}.{(index >> 8) & 255}.{index & 255}"
 
 
+signups = []
 for index in range(count):
-    status, _ = post("/auth/signup", {"email": f"known-{run}-{index}@example.com", "password": "timing pass 123"}, client_address(index))
+    status, ms = post("/auth/signup", {"email": f"known-{run}-{index}@example.com", "password": "timing pass 123"}, client_address(index))
     if status != 201:
         sys.exit(f"sign-up {index} answered {status}")
+    signups.append(ms)
 
 # The sign-up mail used each address's one-a-minute allowance (the benchmark server runs with
 # GATEHOUSE_MAIL_COOLDOWN=1): let it pass.
@@ -70,3 +72,6 @@ uq1, umed, uq3 = summary(unknown)
 overlap = kq1 <= uq3 and uq1 <= kq3
 print(f"{kind} registered: median {kmed:.2f} ms (quartiles {kq1:.2f}–{kq3:.2f}); unknown: median {umed:.2f} ms (quartiles {uq1:.2f}–{uq3:.2f}); "
       f"registered ÷ unknown median {kmed / umed:.2f}; quartiles {'overlap' if overlap else 'DO NOT overlap'} ({count} pairs)")
+if "--signups" in sys.argv:
+    q = statistics.quantiles(signups, n=10)
+    print(f"sign-up: median {statistics.median(signups):.2f} ms, p90 {q[8]:.2f} ms, max {max(signups):.2f} ms ({count} sign-ups)")

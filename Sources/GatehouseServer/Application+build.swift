@@ -11,8 +11,8 @@ import ServiceLifecycle
 public struct GatehouseRuntimeOptions: Sendable {
     public var clock: any TimeSource
     public var random: any RandomSource
-    /// A mailer to use instead of the configured one (tests capture mail with it).
-    public var mailer: (any Mailer)?
+    /// A mail transport to use instead of the configured one (tests capture mail with it).
+    public var mailTransport: (any MailTransport)?
     public var logger: Logger?
     /// Called with the bound port once the server listens.
     public var onServerRunning: (@Sendable (Int) async -> Void)?
@@ -23,14 +23,14 @@ public struct GatehouseRuntimeOptions: Sendable {
     public init(
         clock: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(),
-        mailer: (any Mailer)? = nil,
+        mailTransport: (any MailTransport)? = nil,
         logger: Logger? = nil,
         onServerRunning: (@Sendable (Int) async -> Void)? = nil,
         refreshProviderKeysInBackground: Bool = true
     ) {
         self.clock = clock
         self.random = random
-        self.mailer = mailer
+        self.mailTransport = mailTransport
         self.logger = logger
         self.onServerRunning = onServerRunning
         self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
@@ -56,9 +56,8 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         width: configuration.resolvedHashingConcurrency,
         limits: configuration.hashingLimits
     )
-    let outbox = OutboxMailer(directory: configuration.outboxDirectory, from: configuration.mailFrom, clock: options.clock, random: options.random)
-    // Requests only queue mail; nothing is written or sent while a client waits.
-    let mailQueue = MailQueue(deliverer: options.mailer ?? outbox)
+    // Requests only queue mail (in the store); a background service delivers it.
+    let mailTransport = options.mailTransport ?? MailTransports.make(configuration, logger: logger)
     let upstream = UpstreamHTTPClient()
     let published = PublishedRuntime()
     let late = DeferredServices(logger: logger)
@@ -68,9 +67,8 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         logger: logger,
         storeDescription: location.redacted,
         openStore: openStore,
-        outbox: options.mailer == nil ? outbox : nil,
+        mailTransport: mailTransport,
         hashingPool: hashingPool,
-        mailQueue: mailQueue,
         upstream: upstream
     )
 
@@ -78,7 +76,6 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
     if let storeService { services.append(storeService) }
     services.append(hashingPool)
     services.append(late)
-    services.append(MailDeliveryService(queue: mailQueue, logger: logger))
     services.append(UpstreamHTTPClientService(upstream: upstream))
     services.append(StoreCloserService(close: { try await published.runtime?.store.close() }))
 
@@ -100,5 +97,5 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         published.publish(runtime)
         late.start(runtimeServices)
     }
-    return GatehouseApplication(app: app, issuer: issuer, mailQueue: mailQueue, published: published)
+    return GatehouseApplication(app: app, issuer: issuer, published: published)
 }

@@ -9,14 +9,11 @@ public struct GatehouseApplication: Sendable {
     public typealias App = Application<GatehouseResponder>
     public var app: App
     public let issuer: String
-    /// Where requests hand their mail; a background service delivers it.
-    public let mailQueue: MailQueue
     let published: PublishedRuntime
 
-    init(app: App, issuer: String, mailQueue: MailQueue, published: PublishedRuntime) {
+    init(app: App, issuer: String, published: PublishedRuntime) {
         self.app = app
         self.issuer = issuer
-        self.mailQueue = mailQueue
         self.published = published
     }
 
@@ -30,6 +27,12 @@ public struct GatehouseApplication: Sendable {
     /// - Throws: `internal_error` before the application has started.
     public var clientID: String {
         get throws { try published.started().clientID }
+    }
+
+    /// Delivers the mail queue in the background (tests wait on it for the mail of a request).
+    /// - Throws: `internal_error` before the application has started.
+    public var mailDelivery: MailDispatcher {
+        get throws { try published.started().mailDispatcher }
     }
 
     /// The open store.

@@ -3,36 +3,46 @@ import GatehouseCore
 import GatehouseInfrastructure
 import Logging
 
-/// Keeps every message it is given, so tests read codes the way a user would: from the mail.
+/// A mail transport that keeps every message it is given, so tests read codes the way a user would:
+/// from the mail.
 ///
-/// Requests only queue mail (``MailQueue``); the readers here first wait until the queue they are
-/// attached to (``attach(_:)``) has delivered everything queued so far, so a test reads the mail of
-/// the request it just made without sleeping.
-public final class CapturingMailer: Mailer {
-    private let messages = Mutex<[MailMessage]>([])
-    private let failing = Mutex(false)
-    private let queue = Mutex<MailQueue?>(nil)
+/// Requests only queue mail (in the store); the readers here first wait until the delivery service
+/// they are attached to (``attach(_:)``) has worked through everything due, so a test reads the mail
+/// of the request it just made without sleeping.
+public final class CapturingMailer: MailTransport {
+    public let name = "capture"
+    private let messages = Mutex<[OutgoingMail]>([])
+    private let failure = Mutex<MailTransportError?>(nil)
+    private let dispatcher = Mutex<(@Sendable () -> MailDispatcher?)?>(nil)
 
     public init() {}
 
-    /// Readers wait for `queue` to deliver what it holds before they read.
-    public func attach(_ queue: MailQueue) {
-        self.queue.withLock { $0 = queue }
+    /// Readers wait for the dispatcher `source` returns (nil before the app runs) to go idle first.
+    public func attach(_ source: @escaping @Sendable () -> MailDispatcher?) {
+        dispatcher.withLock { $0 = source }
     }
 
-    /// Waits until the attached queue has delivered every message queued so far.
+    /// Waits until the attached dispatcher has delivered (or failed) every message due so far.
     public func settle() async {
-        await queue.withLock { $0 }?.waitUntilIdle()
+        await dispatcher.withLock { $0 }?()?.waitUntilIdle()
     }
 
-    public func send(_ message: MailMessage, logger: Logger) async throws {
-        if failing.withLock({ $0 }) { throw GatehouseError.internalError(cause: "mail relay down (test)") }
-        messages.withLock { $0.append(message) }
-        logger.info("mail captured", metadata: ["mail.kind": .string(message.kind)])
+    public func send(_ mail: OutgoingMail) async throws {
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        messages.withLock { $0.append(mail) }
     }
 
-    /// Every message delivered, once the queue has settled.
+    public func check() async throws -> [String] { ["capturing transport (tests)"] }
+
+    public func shutdown() async {}
+
+    /// Every message delivered, once the dispatcher has settled.
     public var all: [MailMessage] {
+        get async { await delivered.map(\.message) }
+    }
+
+    /// Every message delivered with its envelope and raw text, once the dispatcher has settled.
+    public var delivered: [OutgoingMail] {
         get async {
             await settle()
             return messages.withLock { $0 }
@@ -56,6 +66,13 @@ public final class CapturingMailer: Mailer {
         return String(text[r])
     }
 
-    public func setFailing(_ value: Bool) { failing.withLock { $0 = value } }
+    /// Makes every send fail with a transient error (a relay that is down) until set back to false.
+    public func setFailing(_ value: Bool) {
+        failure.withLock { $0 = value ? MailTransportError(.transient, "mail relay down (test)", code: 421) : nil }
+    }
+
+    /// Makes every send fail with `error` (nil: succeed again).
+    public func setFailure(_ error: MailTransportError?) { failure.withLock { $0 = error } }
+
     public func clear() { messages.withLock { $0.removeAll() } }
 }

@@ -20,6 +20,8 @@ struct PoolHarness: Sendable {
     let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
+    /// Delivers the mail queue, on demand through ``mailer``.
+    let dispatcher: MailDispatcher
     let liveness: CachedSessionLiveness
     /// Builds another pool over the same store and keys, e.g. with other hashing parameters.
     let makePool: @Sendable (_ logN: Int) -> EmbeddedUserPool
@@ -36,11 +38,22 @@ struct PoolHarness: Sendable {
         try await database.withStore { store in
             let clock = TestClock()
             let mailer = CapturingMailer()
-            let queue = MailQueue(deliverer: mailer)
-            mailer.attach(queue)
-            let delivery = Task { await queue.run() }
-            defer { delivery.cancel() }
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
+            let wakeUp = MailWakeUp()
+            let dispatcher = MailDispatcher(
+                store: store,
+                box: box,
+                renderer: try MailRenderer(appName: settings.appName, from: "Gatehouse <no-reply@example.com>"),
+                transport: mailer,
+                clock: clock,
+                random: SystemRandomSource(),
+                settings: MailDeliverySettings(),
+                wakeUp: wakeUp,
+                logger: Logger(label: "pool-test-mail")
+            )
+            // Mail goes out when a test reads it (the mailer settles the dispatcher first); no background
+            // loop, so tests that drive their own dispatchers over this store are not raced.
+            mailer.attach { dispatcher }
             let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
             let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(
                 logger: Logger(label: "t")
@@ -61,7 +74,7 @@ struct PoolHarness: Sendable {
                     store: store,
                     hasher: makeHasher?(scrypt) ?? scrypt,
                     tokens: tokens,
-                    mailer: queue,
+                    mail: MailEnqueuer(box: box, random: SystemRandomSource(), wakeUp: wakeUp),
                     box: box,
                     clock: clock,
                     random: SystemRandomSource(),
@@ -84,6 +97,7 @@ struct PoolHarness: Sendable {
                     limiter: limiter,
                     clock: clock,
                     mailer: mailer,
+                    dispatcher: dispatcher,
                     liveness: liveness,
                     makePool: makePool
                 )

@@ -10,7 +10,7 @@ struct ConfigurationTests {
     @Test func defaultsStartAFreshMachine() throws {
         let c = try GatehouseConfiguration.fromEnvironment([:])
         #expect(c.host == "127.0.0.1" && c.port == 8080 && c.dataDirectory == "./.gatehouse" && c.identityProvider == .embedded)
-        #expect(c.resolvedIssuer == "http://localhost:8080" && c.mail == "outbox" && c.maxBodySize == 65536)
+        #expect(c.resolvedIssuer == "http://localhost:8080" && c.mail.isOutbox && c.maxBodySize == 65536)
         #expect(c.resolvedDatabaseURL.hasPrefix("sqlite://") && c.resolvedDatabaseURL.hasSuffix(".gatehouse/gatehouse.sqlite"))
         #expect(c.scrypt == .owasp && c.pool.refreshReuseGrace == 10)
     }

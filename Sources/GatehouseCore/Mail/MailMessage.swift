@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 /// A message to one recipient, plain text.
 public struct MailMessage: Sendable, Equatable {
@@ -29,9 +28,4 @@ public struct MailMessage: Sendable, Equatable {
         self.body = body
         self.html = html
     }
-}
-
-/// Delivers mail. `logger` is the request's, so the line saying a message went out carries the request id.
-public protocol Mailer: Sendable {
-    func send(_ message: MailMessage, logger: Logger) async throws
 }

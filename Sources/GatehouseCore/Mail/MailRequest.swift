@@ -14,6 +14,8 @@ public struct MailRequest: Sendable, Codable, Equatable {
         case alreadyRegistered = "already_registered"
         /// The password was changed or reset.
         case passwordChanged = "password_changed"
+        /// `gatehouse mail test`: proves the transport and the templates work.
+        case test
     }
 
     /// Which message.

@@ -15,5 +15,6 @@ public struct MailSettingsError: Error, Sendable, Equatable, CustomStringConvert
         self.message = message
     }
 
+    /// `VARIABLE: message`.
     public var description: String { "\(variable): \(message)" }
 }

@@ -160,6 +160,9 @@ struct MailTemplateSet: Sendable {
         case (.passwordChanged, .subject): PackageResources.password_changed_subject_mustache
         case (.passwordChanged, .text): PackageResources.password_changed_text_mustache
         case (.passwordChanged, .html): PackageResources.password_changed_html_mustache
+        case (.test, .subject): PackageResources.test_subject_mustache
+        case (.test, .text): PackageResources.test_text_mustache
+        case (.test, .html): PackageResources.test_html_mustache
         }
     }
 }

@@ -26,5 +26,6 @@ public struct MailTransportError: Error, Sendable, Equatable, CustomStringConver
         self.code = code
     }
 
+    /// The kind, the code and the detail, for the log.
     public var description: String { "\(kind.rawValue) mail failure\(code.map { " (\($0))" } ?? ""): \(detail)" }
 }

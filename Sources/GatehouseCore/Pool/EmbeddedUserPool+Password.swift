@@ -14,12 +14,16 @@ extension EmbeddedUserPool {
     public func forgotPassword(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let now = clock.now()
         let lifetime = settings.resetCodeLifetime
-        let (user, code): (UserRecord?, String) = try await store.write { tx in
+        try await store.write { tx in
             let user = try await tx.user(emailKey: email.key)
-            return (user, try await storeCode(for: user, emailKey: email.key, purpose: .resetPassword, lifetime: lifetime, now: now, in: tx))
+            let code = try await storeCode(for: user, emailKey: email.key, purpose: .resetPassword, lifetime: lifetime, now: now, in: tx)
+            // A decoy row for an unknown address: the same work either way.
+            let request = user.map {
+                MailRequest(kind: .resetPassword, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+            }
+            try await mail.enqueue(request, now: now, in: tx)
         }
-        let message = templates.resetPassword(to: user?.email ?? email.value, name: user?.name, code: code, lifetime: lifetime)
-        if user != nil { await deliver(message, logger: logger) }
+        mail.committed()
         return CodeDelivery(destination: email.masked)
     }
 
@@ -63,11 +67,13 @@ extension EmbeddedUserPool {
             }
             let ended = try await tx.revokeSessions(userID: user.id, except: nil, at: now, reason: .passwordReset)
             try await syncProfile(with: user, in: tx)
+            let notice = MailRequest(kind: .passwordChanged, to: user.email ?? email.value, name: user.name, reset: true)
+            try await mail.enqueue(notice, now: now, in: tx)
             return .reset(user, ended: ended)
         }
         switch outcome {
         case .reset(let user, let ended):
-            await deliver(templates.passwordChanged(to: user.email ?? email.value, name: user.name, reset: true), logger: logger)
+            mail.committed()
             logger.info("password reset", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
             return [.sessionsEnded(ids: ended), .profileChanged(sub: user.id)]
         case .check(.mismatch):
@@ -130,11 +136,12 @@ extension EmbeddedUserPool {
             current.passwordHash = newHash
             current.updatedAt = now
             try await tx.updateUser(current)
+            if let address = current.email {
+                try await mail.enqueue(MailRequest(kind: .passwordChanged, to: address, name: current.name, reset: false), now: now, in: tx)
+            }
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
-        if let address = user.email {
-            await deliver(templates.passwordChanged(to: address, name: user.name, reset: false), logger: logger)
-        }
+        mail.committed()
         logger.info("password changed", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
         return [.sessionsEnded(ids: ended)]
     }

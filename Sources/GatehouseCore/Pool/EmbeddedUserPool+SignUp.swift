@@ -25,7 +25,8 @@ extension EmbeddedUserPool {
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
         let newID = random.uuid()
-        let (code, codeRecord) = newCode(for: newID, purpose: .confirmSignUp, lifetime: settings.signUpCodeLifetime, now: now)
+        let lifetime = settings.signUpCodeLifetime
+        let (code, codeRecord) = newCode(for: newID, purpose: .confirmSignUp, lifetime: lifetime, now: now)
 
         enum Outcome: Sendable {
             case created(UserRecord)
@@ -49,6 +50,8 @@ extension EmbeddedUserPool {
                 try await tx.insertUser(user)
                 try await tx.insertIdentity(passwordIdentity(for: user, at: now))
                 try await tx.replaceCode(codeRecord)
+                let request = MailRequest(kind: .confirmSignUp, to: email.value, name: name, code: code, lifetime: Int(lifetime))
+                try await mail.enqueue(request, now: now, in: tx)
                 return .created(user)
             }
         } catch is StoreConflict {
@@ -58,14 +61,16 @@ extension EmbeddedUserPool {
 
         switch outcome {
         case .created(let user):
-            // The first code always goes out; it counts against the address's caps.
+            // The first code always goes out (queued with the account); it counts against the address's caps.
+            mail.committed()
             _ = try await claimAddressMail()
-            await deliver(templates.confirmSignUp(to: email.value, name: name, code: code, lifetime: settings.signUpCodeLifetime), logger: logger)
             logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
             return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
         case .existing(let user):
             if let user, try await claimAddressMail() {
-                await deliver(templates.alreadyRegistered(to: user.email ?? email.value, name: user.name, confirmed: user.confirmed), logger: logger)
+                let notice = MailRequest(kind: .alreadyRegistered, to: user.email ?? email.value, name: user.name, confirmed: user.confirmed)
+                try await store.write { tx in try await mail.enqueue(notice, now: now, in: tx) }
+                mail.committed()
             }
             logger.info("sign-up for an address that already has an account")
             return SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
@@ -115,13 +120,17 @@ extension EmbeddedUserPool {
     public func resendConfirmationCode(email: EmailAddress, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let now = clock.now()
         let lifetime = settings.signUpCodeLifetime
-        let (user, code): (UserRecord?, String) = try await store.write { tx in
+        try await store.write { tx in
             let found = try await tx.user(emailKey: email.key)
             let target = found.flatMap { $0.confirmed ? nil : $0 }
-            return (target, try await storeCode(for: target, emailKey: email.key, purpose: .confirmSignUp, lifetime: lifetime, now: now, in: tx))
+            let code = try await storeCode(for: target, emailKey: email.key, purpose: .confirmSignUp, lifetime: lifetime, now: now, in: tx)
+            // A decoy row for an address without an unconfirmed account: the same work either way.
+            let request = target.map {
+                MailRequest(kind: .confirmSignUp, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+            }
+            try await mail.enqueue(request, now: now, in: tx)
         }
-        let message = templates.confirmSignUp(to: user?.email ?? email.value, name: user?.name, code: code, lifetime: lifetime)
-        if user != nil { await deliver(message, logger: logger) }
+        mail.committed()
         return CodeDelivery(destination: email.masked)
     }
 }

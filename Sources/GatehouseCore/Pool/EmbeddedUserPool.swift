@@ -16,8 +16,8 @@ public struct EmbeddedUserPool: IdentityProvider {
     let hasher: any PasswordHasher
     /// Issues and verifies this pool's tokens (and holds its JWKS).
     public let tokens: TokenService
-    let mailer: any Mailer
-    let templates: MailTemplates
+    /// Queues mail in the transaction that writes the code it carries.
+    let mail: MailEnqueuer
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
@@ -34,7 +34,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - store: The users, codes and sessions.
     ///   - hasher: Hashes and verifies passwords.
     ///   - tokens: Issues and verifies our tokens.
-    ///   - mailer: Where code mails are handed (a queue on the server).
+    ///   - mail: Queues mail in the store (delivered in the background).
     ///   - box: Keyed hashes and sealing.
     ///   - clock: The time source.
     ///   - random: Ids, codes and refresh tokens.
@@ -46,7 +46,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         store: any GatehouseStore,
         hasher: any PasswordHasher,
         tokens: TokenService,
-        mailer: any Mailer,
+        mail: MailEnqueuer,
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
@@ -58,8 +58,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.store = store
         self.hasher = hasher
         self.tokens = tokens
-        self.mailer = mailer
-        self.templates = MailTemplates(appName: settings.appName)
+        self.mail = mail
         self.box = box
         self.clock = clock
         self.random = random
@@ -192,22 +191,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         let (code, record) = newCode(for: owner, purpose: purpose, lifetime: lifetime, now: now)
         try await tx.replaceCode(record)
         return code
-    }
-
-    // MARK: Mail
-
-    /// Hands mail to the mailer (the server's is a ``MailQueue``: nothing is written or sent on the
-    /// request path); a failure is logged, never turned into a different answer (which would tell an
-    /// attacker that the address has an account).
-    func deliver(_ message: MailMessage, logger: Logger) async {
-        do {
-            try await mailer.send(message, logger: logger)
-        } catch {
-            logger.error(
-                "mail delivery failed",
-                metadata: ["mail.kind": .string(message.kind), "error": .string(String(describing: type(of: error)))]
-            )
-        }
     }
 
     // MARK: Inputs

@@ -127,13 +127,7 @@ extension GatehouseConfiguration {
         c.webAppleRedirectURI = try reader.url("GATEHOUSE_WEB_APPLE_REDIRECT_URI")
         c.webDirectory = reader.string("GATEHOUSE_WEB_DIR")
 
-        c.mail = reader.string("GATEHOUSE_MAIL") ?? c.mail
-        guard c.mail == "outbox" else {
-            throw ConfigurationError(
-                "GATEHOUSE_MAIL supports 'outbox' in this version; SMTP delivery ('\(c.mail.split(separator: ":").first ?? "")://…') is not available yet."
-            )
-        }
-        c.mailFrom = reader.string("GATEHOUSE_MAIL_FROM") ?? c.mailFrom
+        try c.readMail(reader)
 
         if let level = reader.string("GATEHOUSE_LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

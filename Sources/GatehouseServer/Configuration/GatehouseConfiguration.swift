@@ -89,9 +89,16 @@ public struct GatehouseConfiguration: Sendable {
     public var webDirectory: String?
 
     // Mail
-    /// `outbox` or an `smtp://` / `smtps://` URL.
-    public var mail: String = "outbox"
+    /// Where mail goes (`GATEHOUSE_MAIL`): the outbox, SMTP or Amazon SES.
+    public var mail: MailTransportSettings = .outbox
+    /// The `From:` of every message (`GATEHOUSE_MAIL_FROM`).
     public var mailFrom: String = "Gatehouse <no-reply@localhost>"
+    /// The `Reply-To:` (`GATEHOUSE_MAIL_REPLY_TO`), if any.
+    public var mailReplyTo: String?
+    /// A directory of templates replacing the built-in ones (`GATEHOUSE_MAIL_TEMPLATES`).
+    public var mailTemplates: String?
+    /// Retries, dead-lettering and retention of the mail queue.
+    public var mailDelivery = MailDeliverySettings()
 
     // Logging
     public var logLevel: Logger.Level = .info

@@ -30,7 +30,7 @@ extension GatehouseRuntime {
         let clock = options.clock
         let random = options.random
         let hashingPool = parts.hashingPool
-        let mailQueue = parts.mailQueue
+        let mailWakeUp = MailWakeUp()
         let upstream = parts.upstream
         logger.info("store ready", metadata: ["store": .string(parts.storeDescription)])
 
@@ -82,7 +82,7 @@ extension GatehouseRuntime {
                 store: store,
                 hasher: hasher,
                 tokens: tokens,
-                mailer: mailQueue,
+                mail: MailEnqueuer(box: box, random: random, wakeUp: mailWakeUp),
                 box: box,
                 clock: clock,
                 random: random,
@@ -178,7 +178,19 @@ extension GatehouseRuntime {
             trustedProxies: configuration.trustedProxies
         ).install(on: router)
 
-        let runtimeServices = Self.services(
+        let mailDispatcher = MailDispatcher(
+            store: store,
+            box: box,
+            renderer: try MailTransports.renderer(configuration),
+            transport: parts.mailTransport,
+            clock: clock,
+            random: random,
+            settings: configuration.mailDelivery,
+            wakeUp: mailWakeUp,
+            observer: metrics,
+            logger: logger
+        )
+        var runtimeServices = Self.services(
             storeService: storeService,
             store: store,
             box: box,
@@ -187,13 +199,15 @@ extension GatehouseRuntime {
             vault: socialParts.vault,
             parts: parts
         )
+        runtimeServices.append(MailDeliveryService(dispatcher: mailDispatcher, transport: parts.mailTransport, logger: logger))
         let runtime = GatehouseRuntime(
             responder: router.buildResponder(),
             routes: servedRoutes,
             clientID: configuration.cognito?.clientID ?? prepared.clientID,
             store: store,
             provider: provider,
-            appleVault: socialParts.vault
+            appleVault: socialParts.vault,
+            mailDispatcher: mailDispatcher
         )
         return (runtime, runtimeServices)
     }

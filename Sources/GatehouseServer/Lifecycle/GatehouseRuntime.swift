@@ -19,6 +19,7 @@ final class GatehouseRuntime: Sendable {
     let store: SQLStore
     let provider: any IdentityProvider
     let appleVault: AppleTokenVault?
+    let mailDispatcher: MailDispatcher
 
     init(
         responder: RouterResponder<GatehouseRequestContext>,
@@ -26,7 +27,8 @@ final class GatehouseRuntime: Sendable {
         clientID: String,
         store: SQLStore,
         provider: any IdentityProvider,
-        appleVault: AppleTokenVault?
+        appleVault: AppleTokenVault?,
+        mailDispatcher: MailDispatcher
     ) {
         self.responder = responder
         self.routes = routes
@@ -34,6 +36,7 @@ final class GatehouseRuntime: Sendable {
         self.store = store
         self.provider = provider
         self.appleVault = appleVault
+        self.mailDispatcher = mailDispatcher
     }
 
     /// What `buildApplication` made without I/O and the runtime is assembled around.
@@ -45,10 +48,9 @@ final class GatehouseRuntime: Sendable {
         var storeDescription: String
         /// Opens the store (see `StoreLocation.deferredOpen`).
         var openStore: @Sendable () async throws -> (store: SQLStore, service: (any Service)?)
-        /// The development outbox, when no mailer was given.
-        var outbox: OutboxMailer?
+        /// Where mail goes (the configured transport, or the one the tests gave).
+        var mailTransport: any MailTransport
         var hashingPool: BlockingWorkPool
-        var mailQueue: MailQueue
         var upstream: UpstreamHTTPClient
     }
 
@@ -69,7 +71,7 @@ final class GatehouseRuntime: Sendable {
             attributes: [.posixPermissions: 0o700]
         )
         let box = try SecretBox(masterKey: try Bootstrap.masterKey(configuration, logger: logger))
-        try parts.outbox?.createDirectory()
+        try (parts.mailTransport as? OutboxTransport)?.createDirectory()
         let (store, storeService) = try await parts.openStore()
         do {
             let prepared = try await Bootstrap.prepare(

@@ -120,7 +120,8 @@ public enum Doctor {
         } else {
             findings += await keyFindings(c, masterKey: masterKey, keyFile: keyFile, logger: logger)
         }
-        findings += await issuerAndMailFindings(c, upstream: upstream)
+        findings += await issuerFindings(c, upstream: upstream)
+        findings += await mailFindings(c, storeExists: sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true, logger: logger)
         return findings
     }
 
@@ -182,7 +183,7 @@ public enum Doctor {
         return findings
     }
 
-    static func issuerAndMailFindings(_ c: GatehouseConfiguration, upstream: UpstreamHTTPClient) async -> [DoctorFinding] {
+    static func issuerFindings(_ c: GatehouseConfiguration, upstream: UpstreamHTTPClient) async -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         // The issuer: third parties fetch the keys from there.
         var request = HTTPClientRequest(url: c.resolvedIssuer + "/.well-known/openid-configuration")
@@ -217,23 +218,6 @@ public enum Doctor {
                     "embedded.issuer-https",
                     "The issuer is plain HTTP.",
                     fix: "Serve Gatehouse over HTTPS in production and set GATEHOUSE_ISSUER to the https:// URL."
-                )
-            )
-        }
-        // Mail: the outbox (or, before first start, the nearest directory that will hold it) must be writable.
-        let outbox = c.outboxDirectory
-        var existing = outbox
-        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
-            existing.deleteLastPathComponent()
-        }
-        if FileManager.default.isWritableFile(atPath: existing.path) {
-            findings.append(.ok("embedded.mail", "Mail goes to the outbox \(outbox.path) (writable)."))
-        } else {
-            findings.append(
-                .problem(
-                    "embedded.mail",
-                    "The outbox \(outbox.path) is not writable.",
-                    fix: "Make the data directory writable by the server's user, or point GATEHOUSE_DATA_DIR elsewhere."
                 )
             )
         }

@@ -56,3 +56,18 @@ public final class GatehouseMetrics: AuthEventObserver {
         registry.emitToBuffer()
     }
 }
+
+extension GatehouseMetrics: MailDeliveryObserver {
+    public func queueDepth(queued: Int, dead: Int) {
+        registry.makeGauge(name: "gatehouse_mail_queue_depth", labels: [("state", "queued")]).set(Double(queued))
+        registry.makeGauge(name: "gatehouse_mail_queue_depth", labels: [("state", "dead")]).set(Double(dead))
+    }
+
+    public func delivered(kind: String) { mailCounter("gatehouse_mail_sent_total", kind: kind).increment() }
+    public func retried(kind: String) { mailCounter("gatehouse_mail_retried_total", kind: kind).increment() }
+    public func deadLettered(kind: String) { mailCounter("gatehouse_mail_dead_total", kind: kind).increment() }
+
+    private func mailCounter(_ name: String, kind: String) -> Counter {
+        registry.makeCounter(name: name, labels: [("kind", kind)])
+    }
+}

@@ -2,32 +2,30 @@ import GatehouseCore
 import Logging
 import ServiceLifecycle
 
-/// Delivers the mail requests queued (``MailQueue``) in the background. At shutdown it stops taking
-/// messages and delivers what is queued for at most `drainTimeout`; a mail server that hangs cannot
-/// hold the process, and what is left undelivered is logged.
+/// Runs the mail queue's ``MailDispatcher`` in the background. At graceful shutdown it stops after the
+/// messages being sent (bounded by the transport's timeouts and `drainTimeout`) and closes the
+/// transport's connections; whatever is still queued stays in the store and goes out after the restart.
 struct MailDeliveryService: Service {
-    let queue: MailQueue
+    let dispatcher: MailDispatcher
+    let transport: any MailTransport
     var drainTimeout: Duration = .seconds(10)
     let logger: Logger
 
     func run() async throws {
-        let delivery = Task { await queue.run() }
+        let delivery = Task { await dispatcher.run() }
         await withTaskCancellationHandler {
             try? await gracefulShutdown()
         } onCancel: {
             delivery.cancel()
         }
-        queue.finish()
+        delivery.cancel()
         let timeout = drainTimeout
         let deadline = Task {
             try await Task.sleep(for: timeout)
-            delivery.cancel()
+            logger.warning("mail delivery did not stop within the drain timeout; its messages stay queued")
         }
         await delivery.value
         deadline.cancel()
-        let left = queue.pending
-        if left > 0 {
-            logger.error("mail left undelivered at shutdown", metadata: ["mail.pending": .stringConvertible(left)])
-        }
+        await transport.shutdown()
     }
 }

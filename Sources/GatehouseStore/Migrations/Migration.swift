@@ -25,5 +25,6 @@ struct Migration: Sendable {
         .socialSignIn,
         .externalSubjects,
         .cognitoPasswords,
+        .mailQueue,
     ]
 }

@@ -35,7 +35,7 @@ struct MailTemplatesTests {
             #expect(html.contains("monospace") && html.contains(">123456</td>"), "the code is big, monospace, in its own block")
             #expect(message.body.contains(kind == .confirmSignUp ? "expires in 24 hours" : "expires in 15 minutes"))
             #expect(html.contains(kind == .confirmSignUp ? "<strong>24 hours</strong>" : "<strong>15 minutes</strong>"))
-        case .alreadyRegistered, .passwordChanged:
+        case .alreadyRegistered, .passwordChanged, .test:
             #expect(CapturingMailer.code(in: message.body) == nil, "a notice carries no code")
         }
         #expect(["not you", "did not", "If it was not"].contains { message.body.contains($0) }, "what to do if it was not you")
@@ -49,6 +49,7 @@ struct MailTemplatesTests {
         #expect(try subject(Self.request(.resetPassword)) == "Reset your Acme password")
         #expect(try subject(Self.request(.alreadyRegistered)) == "Someone tried to sign up for Acme with your email")
         #expect(try subject(Self.request(.passwordChanged)) == "Your Acme password was changed")
+        #expect(try subject(Self.request(.test)) == "Test message from Acme")
     }
 
     @Test("the facts of each message: sign-out on reset, confirmed or pending account, reset or change")
@@ -128,13 +129,6 @@ struct MailTemplatesTests {
         } catch let error as MailSettingsError {
             #expect(error.variable == "GATEHOUSE_MAIL_TEMPLATES")
         }
-    }
-
-    @Test("the user pool's messages come from the same templates")
-    func poolAdapter() {
-        let message = MailTemplates(appName: "Acme").confirmSignUp(to: "a@acme.example", name: "Alice", code: "654321", lifetime: 86_400)
-        #expect(message.body.contains("Hello Alice,") && message.body.contains("expires in 24 hours"))
-        #expect(CapturingMailer.code(in: message.body) == "654321" && message.html?.contains("654321") == true)
     }
 
     static func directory(_ files: [String: String]) throws -> String {

@@ -23,7 +23,7 @@ struct TestApp: Sendable {
         clock: TestClock = TestClock(Date()),
         realTime: Bool = false,
         backgroundKeyRefresh: Bool = true,
-        deliverer: (any Mailer)? = nil,
+        deliverer: (any MailTransport)? = nil,
         configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
@@ -44,12 +44,12 @@ struct TestApp: Sendable {
             configuration: configuration,
             options: .init(
                 clock: realTime ? SystemTimeSource() : clock,
-                mailer: deliverer ?? mailer,
+                mailTransport: deliverer ?? mailer,
                 logger: logger ?? quiet,
                 refreshProviderKeysInBackground: backgroundKeyRefresh
             )
         )
-        mailer.attach(built.mailQueue)
+        mailer.attach { try? built.mailDelivery }
         return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
     }
 

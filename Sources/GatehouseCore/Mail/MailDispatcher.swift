@@ -1,0 +1,243 @@
+import Foundation
+import GatehouseInfrastructure
+import Logging
+
+/// Delivers the durable mail queue in the background: claims due messages under a lease, renders and
+/// sends them through the transport, and records each outcome — sent (body dropped), retried with
+/// exponential back-off (transient failures), or dead-lettered with a log line and a metric (a permanent
+/// failure, too many attempts, or a code that expired before it could be delivered).
+///
+/// Delivery is at least once: a message is marked sent only after the transport accepted it, so a crash
+/// between the two sends it again once its lease has run out (one duplicate per crash at most).
+public final class MailDispatcher: Sendable {
+    private let store: any GatehouseStore
+    private let box: SecretBox
+    private let renderer: MailRenderer
+    private let transport: any MailTransport
+    private let clock: any TimeSource
+    private let random: any RandomSource
+    /// How the queue is worked through.
+    public let settings: MailDeliverySettings
+    private let wakeUp: MailWakeUp
+    private let observer: any MailDeliveryObserver
+    private let logger: Logger
+    private let inFlight = Mutex(InFlight())
+    private let lastPurge = Mutex(Date.distantPast)
+
+    private struct InFlight {
+        var passes = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// A dispatcher.
+    /// - Parameters:
+    ///   - store: The queue.
+    ///   - box: Opens the sealed requests.
+    ///   - renderer: Turns requests into messages.
+    ///   - transport: Sends them.
+    ///   - clock: The time source (tests move it to make retries due).
+    ///   - random: Lease tokens and jitter.
+    ///   - settings: Attempts, back-off, lease, poll interval, concurrency and retention.
+    ///   - wakeUp: Signalled when a request queues mail.
+    ///   - observer: Metrics.
+    ///   - logger: For delivery lines (never the recipient or the code).
+    public init(
+        store: any GatehouseStore,
+        box: SecretBox,
+        renderer: MailRenderer,
+        transport: any MailTransport,
+        clock: any TimeSource,
+        random: any RandomSource,
+        settings: MailDeliverySettings,
+        wakeUp: MailWakeUp,
+        observer: any MailDeliveryObserver = NoMailDeliveryObserver(),
+        logger: Logger
+    ) {
+        self.store = store
+        self.box = box
+        self.renderer = renderer
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.settings = settings
+        self.wakeUp = wakeUp
+        self.observer = observer
+        self.logger = logger
+    }
+
+    /// The transport's name (`outbox`, `smtp`, `ses`).
+    public var transportName: String { transport.name }
+
+    /// Works through the queue until the task is cancelled: a pass at every wake-up, and at least every
+    /// poll interval (retries coming due, messages queued by other instances). A pass that cannot read
+    /// the queue is logged and tried again at the next poll.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await deliverDue()
+                try await purgeIfDue()
+            } catch {
+                logger.warning("could not read the mail queue; retrying", metadata: ["error": .string("\(error)")])
+            }
+            await wakeUp.wait(timeout: .milliseconds(Int(settings.pollInterval * 1000)))
+        }
+    }
+
+    /// One pass: claims due messages (a batch at a time) and sends them, until none is due.
+    /// - Returns: How many messages were attempted.
+    /// - Throws: The store's error when the queue cannot be read or updated.
+    @discardableResult
+    public func deliverDue() async throws -> Int {
+        beginPass()
+        defer { endPass() }
+        var attempted = 0
+        while !Task.isCancelled {
+            let now = clock.now()
+            let lease = random.token(bytes: 12)
+            let batch = settings.concurrency * 2
+            let claimed = try await store.write { tx in
+                try await tx.claimDueMail(now: now, lease: lease, leaseUntil: now.addingTimeInterval(self.settings.lease), limit: batch)
+            }
+            if claimed.isEmpty { break }
+            attempted += claimed.count
+            await withTaskGroup(of: Void.self) { group in
+                var next = claimed.makeIterator()
+                for _ in 0..<min(settings.concurrency, claimed.count) {
+                    if let mail = next.next() { group.addTask { await self.attempt(mail, lease: lease) } }
+                }
+                while await group.next() != nil {
+                    if let mail = next.next() { group.addTask { await self.attempt(mail, lease: lease) } }
+                }
+            }
+            if claimed.count < batch { break }
+        }
+        let counts = try await store.read { try await $0.mailQueueCounts() }
+        observer.queueDepth(queued: counts.queued, dead: counts.dead)
+        return attempted
+    }
+
+    /// Returns once nothing is due and no pass is running (tests: "the mail of the request just made has
+    /// been delivered or has failed").
+    public func waitUntilIdle() async {
+        while true {
+            await passesDrained()
+            guard (try? await deliverDue()) == 0 else { continue }
+            if inFlight.withLock({ $0.passes == 0 }) { return }
+        }
+    }
+
+    private func attempt(_ mail: QueuedMail, lease: String) async {
+        let now = clock.now()
+        let attempts = mail.attempts + 1
+        var metadata: Logger.Metadata = ["mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.attempt": .stringConvertible(attempts)]
+        let request: MailRequest
+        do {
+            guard let sealed = mail.sealedRequest else { throw MailTransportError(.permanent, "the message body is gone") }
+            request = try JSONDecoder().decode(MailRequest.self, from: Data(box.open(sealed, context: MailEnqueuer.context(mail.id))))
+        } catch {
+            await deadLetter(mail, lease: lease, attempts: attempts, reason: "the queued message cannot be read (\(type(of: error)))")
+            return
+        }
+        // A retry does not send a code that has expired meanwhile (the user has asked for a new one by now).
+        if mail.attempts > 0, let lifetime = request.lifetime, request.code != nil, now > mail.createdAt.addingTimeInterval(TimeInterval(lifetime)) {
+            await deadLetter(mail, lease: lease, attempts: attempts, reason: "its code expired before it could be delivered")
+            return
+        }
+        do {
+            let outgoing = try renderer.render(request, id: mail.id, date: now)
+            try await transport.send(outgoing)
+        } catch {
+            if Task.isCancelled {
+                // Shutting down mid-send: not the message's fault. Release it for the next start.
+                logger.info("mail delivery interrupted by shutdown; it stays queued", metadata: metadata)
+                await record("release") {
+                    try await $0.rescheduleMail(id: mail.id, lease: lease, attempts: mail.attempts, nextAttemptAt: now, at: now, error: "interrupted")
+                }
+                return
+            }
+            let failure = error as? MailTransportError ?? MailTransportError(.transient, "\(type(of: error)): \(error)")
+            metadata["error"] = .string(failure.description)
+            if failure.kind == .permanent || attempts >= settings.maxAttempts {
+                let reason = failure.kind == .permanent ? failure.description : "\(attempts) attempts failed; last: \(failure.description)"
+                await deadLetter(mail, lease: lease, attempts: attempts, reason: reason)
+                return
+            }
+            let delay = settings.retryDelay(afterAttempts: attempts, jitter: Double(random.uniform(below: 1000)) / 1000)
+            metadata["mail.retry_in_s"] = .stringConvertible(Int(delay.rounded()))
+            logger.warning("mail delivery failed; will retry", metadata: metadata)
+            observer.retried(kind: mail.kind)
+            await record("reschedule") {
+                try await $0.rescheduleMail(
+                    id: mail.id,
+                    lease: lease,
+                    attempts: attempts,
+                    nextAttemptAt: now.addingTimeInterval(delay),
+                    at: now,
+                    error: failure.description
+                )
+            }
+            return
+        }
+        await record("mark sent") { try await $0.markMailSent(id: mail.id, lease: lease, at: self.clock.now()) }
+        observer.delivered(kind: mail.kind)
+        logger.info("mail delivered", metadata: metadata.merging(["mail.transport": .string(transport.name)]) { $1 })
+    }
+
+    private func deadLetter(_ mail: QueuedMail, lease: String, attempts: Int, reason: String) async {
+        logger.error(
+            "mail dead-lettered: it will not be sent",
+            metadata: [
+                "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.attempts": .stringConvertible(attempts),
+                "reason": .string(reason),
+            ]
+        )
+        observer.deadLettered(kind: mail.kind)
+        let now = clock.now()
+        await record("dead-letter") { try await $0.markMailDead(id: mail.id, lease: lease, attempts: attempts, at: now, error: reason) }
+    }
+
+    /// Writes an outcome. A lost lease (another instance took the message over after ours ran out) and a
+    /// store failure are logged; the message is then sent again later, never lost.
+    private func record(_ what: String, _ body: @escaping @Sendable (any StoreTransaction) async throws -> Bool) async {
+        do {
+            if try await store.write(body) == false {
+                logger.warning("mail lease ran out before the outcome was recorded (\(what)); it may be sent twice")
+            }
+        } catch {
+            logger.error("could not record a mail outcome (\(what)); it will be retried", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    private func purgeIfDue() async throws {
+        let now = clock.now()
+        guard lastPurge.withLock({ now.timeIntervalSince($0) >= 600 }) else { return }
+        lastPurge.withLock { $0 = now }
+        let removed = try await store.write { try await $0.purgeMail(before: now.addingTimeInterval(-self.settings.retention)) }
+        if removed > 0 { logger.info("purged old mail queue rows", metadata: ["rows": .stringConvertible(removed)]) }
+    }
+
+    private func beginPass() {
+        inFlight.withLock { $0.passes += 1 }
+    }
+
+    private func endPass() {
+        let waiters = inFlight.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.passes -= 1
+            guard state.passes == 0 else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func passesDrained() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let idle = inFlight.withLock { state -> Bool in
+                if state.passes == 0 { return true }
+                state.waiters.append(waiter)
+                return false
+            }
+            if idle { waiter.resume() }
+        }
+    }
+}
