@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.86.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Hand-written infrastructure (JSON, JWS, locks, the hashing pool, entropy, OpenSSL signing), `package` access only.
@@ -44,6 +45,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [
+                // The built-in mail templates, embedded at build time (GATEHOUSE_MAIL_TEMPLATES may replace any of them).
+                .embedInCode("Resources/Mail/confirm_signup.subject.mustache"),
+                .embedInCode("Resources/Mail/confirm_signup.text.mustache"),
+                .embedInCode("Resources/Mail/confirm_signup.html.mustache"),
+                .embedInCode("Resources/Mail/reset_password.subject.mustache"),
+                .embedInCode("Resources/Mail/reset_password.text.mustache"),
+                .embedInCode("Resources/Mail/reset_password.html.mustache"),
+                .embedInCode("Resources/Mail/already_registered.subject.mustache"),
+                .embedInCode("Resources/Mail/already_registered.text.mustache"),
+                .embedInCode("Resources/Mail/already_registered.html.mustache"),
+                .embedInCode("Resources/Mail/password_changed.subject.mustache"),
+                .embedInCode("Resources/Mail/password_changed.text.mustache"),
+                .embedInCode("Resources/Mail/password_changed.html.mustache"),
+                .embedInCode("Resources/Mail/test.subject.mustache"),
+                .embedInCode("Resources/Mail/test.text.mustache"),
+                .embedInCode("Resources/Mail/test.html.mustache"),
             ]
         ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked
@@ -157,7 +177,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "GatehouseAWSTests", dependencies: ["GatehouseAWS", "GatehouseInfrastructure", "GatehouseTesting"]),
+        .testTarget(
+            name: "GatehouseAWSTests",
+            dependencies: [
+                "GatehouseAWS", "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "GatehouseStoreTests",
             dependencies: [

@@ -57,8 +57,8 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         limits: configuration.hashingLimits
     )
     // Requests only queue mail (in the store); a background service delivers it.
-    let mailTransport = options.mailTransport ?? MailTransports.make(configuration, logger: logger)
     let upstream = UpstreamHTTPClient()
+    let mailTransport = options.mailTransport ?? MailTransports.make(configuration, upstream: upstream, logger: logger)
     let published = PublishedRuntime()
     let late = DeferredServices(logger: logger)
     let parts = GatehouseRuntime.Parts(

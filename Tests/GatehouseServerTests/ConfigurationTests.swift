@@ -27,7 +27,11 @@ struct ConfigurationTests {
     @Test(arguments: [
         ["GATEHOUSE_HTTP_PORT": "eighty"], ["GATEHOUSE_HTTP_PORT": "70000"], ["GATEHOUSE_REFRESH_REUSE_GRACE": "61"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "firebase"], ["GATEHOUSE_LOG_LEVEL": "loud"], ["GATEHOUSE_AUTO_MIGRATE": "maybe"],
-        ["GATEHOUSE_MAIL": "smtp://mail.example.com"],
+        ["GATEHOUSE_MAIL": "smtp://:secret@mail.example.com"], ["GATEHOUSE_MAIL": "smtp://mail.example.com:99999"],
+        ["GATEHOUSE_MAIL": "smtp://mail.example.com?tls=maybe"], ["GATEHOUSE_MAIL": "sendmail"], ["GATEHOUSE_MAIL": "ses"],
+        ["GATEHOUSE_MAIL": "smtp://mail.example.com", "GATEHOUSE_SMTP_CA_FILE": "/nonexistent.pem"],
+        ["GATEHOUSE_MAIL_MAX_ATTEMPTS": "0"], ["GATEHOUSE_MAIL_RETRY_BASE": "0"],
+        ["GATEHOUSE_MAIL_FROM": "Gatehouse <no-reply@localhost>\r\nBcc: x@evil.example"],
         ["GATEHOUSE_MAIL_COOLDOWN": "0"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "cognito"],
         ["GATEHOUSE_IDENTITY_PROVIDER": "cognito", "GATEHOUSE_COGNITO_USER_POOL_ID": "eu-west-1_Abc"],

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 
 /// What the embedded pool uses to mail: it inserts a ``MailRequest`` into the durable queue inside the
 /// caller's transaction (so the message exists exactly when the code it carries does), sealed under the
@@ -27,7 +28,7 @@ public struct MailEnqueuer: Sendable {
     ///   - tx: The transaction that also writes the code.
     /// - Throws: The store's error (which rolls the transaction back).
     public func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
-        let id = random.uuidV7(at: now)
+        let id = Self.makeID(now: now, random: random)
         let body = request ?? MailRequest(kind: .resetPassword, to: "decoy@invalid.example", code: "000000", lifetime: 900)
         let sealed = try box.seal(Array(try JSONEncoder().encode(body)), context: Self.context(id))
         try await tx.enqueueMail(
@@ -46,6 +47,27 @@ public struct MailEnqueuer: Sendable {
     /// Wakes the delivery service; call after the transaction that queued mail has committed.
     public func committed() {
         wakeUp.signal()
+    }
+
+    private static let sequence = Mutex<UInt64>(0)
+
+    /// A time-ordered id: the milliseconds, a per-process sequence (so messages queued in one
+    /// millisecond keep their order), and random bits (so instances never collide). Also the
+    /// `Message-ID`'s left part.
+    /// - Parameters:
+    ///   - now: The request's time.
+    ///   - random: The random bits.
+    /// - Returns: `<13 digits>-<8 hex digits>-<random>`.
+    static func makeID(now: Date, random: any RandomSource) -> String {
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        let step = sequence.withLock { value -> UInt64 in
+            value &+= 1
+            return value
+        }
+        let ms = String(milliseconds)
+        let seq = String(step & 0xFFFF_FFFF, radix: 16)
+        return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-" + String(repeating: "0", count: 8 - seq.count) + seq + "-"
+            + random.token(bytes: 9)
     }
 
     /// The sealing context of message `id`'s request.

@@ -1,3 +1,4 @@
+import GatehouseAWS
 import GatehouseCore
 import GatehouseSMTP
 
@@ -15,6 +16,15 @@ extension GatehouseConfiguration {
         }
         mailFrom = reader.string("GATEHOUSE_MAIL_FROM") ?? mailFrom
         mailReplyTo = reader.string("GATEHOUSE_MAIL_REPLY_TO")
+        // Checked here too (the renderer checks again at start) so a bad address stops `serve` at once.
+        for (variable, value) in [("GATEHOUSE_MAIL_FROM", mailFrom), ("GATEHOUSE_MAIL_REPLY_TO", mailReplyTo)] {
+            guard let value else { continue }
+            do {
+                _ = try MailAddress(parsing: value)
+            } catch {
+                throw ConfigurationError("\(variable) must be an address or Name <address> on one line: \(error)")
+            }
+        }
         mailTemplates = reader.string("GATEHOUSE_MAIL_TEMPLATES")
         if let attempts = try reader.int("GATEHOUSE_MAIL_MAX_ATTEMPTS", in: 1...100) { mailDelivery.maxAttempts = attempts }
         if let base = try reader.seconds("GATEHOUSE_MAIL_RETRY_BASE", in: 1...86_400) { mailDelivery.retryBaseDelay = base }
@@ -25,6 +35,8 @@ extension GatehouseConfiguration {
         switch value.lowercased() {
         case "outbox":
             return .outbox
+        case "ses":
+            return .ses(try SESSettings(environment: reader.env))
         case let text where text.hasPrefix("smtp://") || text.hasPrefix("smtps://"):
             return .smtp(try SMTPSettings(url: value, caFile: reader.string("GATEHOUSE_SMTP_CA_FILE")))
         default:

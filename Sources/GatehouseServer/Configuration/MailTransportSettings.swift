@@ -1,3 +1,4 @@
+import GatehouseAWS
 import GatehouseSMTP
 
 /// Where mail goes (`GATEHOUSE_MAIL`), parsed and checked when the configuration is read.
@@ -6,6 +7,8 @@ public enum MailTransportSettings: Sendable {
     case outbox
     /// `smtp://…` or `smtps://…`: an SMTP relay (Postmark, SendGrid, Mailgun, your own).
     case smtp(SMTPSettings)
+    /// `ses`: Amazon SES v2 `SendEmail` (raw MIME), signed with the AWS credentials.
+    case ses(SESSettings)
 }
 
 extension MailTransportSettings {
@@ -20,6 +23,7 @@ extension MailTransportSettings {
         switch self {
         case .outbox: "outbox"
         case .smtp(let settings): settings.redacted
+        case .ses(let settings): "ses \(settings.region) (\(settings.endpoint))"
         }
     }
 }

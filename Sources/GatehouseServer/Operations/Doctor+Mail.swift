@@ -33,7 +33,8 @@ extension Doctor {
         if c.mail.isOutbox {
             findings.append(outboxFinding(c))
         } else {
-            let transport = MailTransports.make(c, logger: logger)
+            let upstream = UpstreamHTTPClient()
+            let transport = MailTransports.make(c, upstream: upstream, logger: logger)
             do {
                 let lines = try await transport.check()
                 findings.append(.ok("mail.transport", "\(transport.name): " + lines.joined(separator: "; ") + "."))
@@ -48,6 +49,7 @@ extension Doctor {
                 )
             }
             await transport.shutdown()
+            try? await upstream.shutdown()
         }
         guard storeExists, let location = try? StoreLocation(url: c.resolvedDatabaseURL) else { return findings }
         if let counts = try? await location.withStore(logger: logger, { store in try await store.read { try await $0.mailQueueCounts() } }) {

@@ -16,17 +16,26 @@ public enum MailTest {
     public static func send(to address: String, configuration: GatehouseConfiguration, logger: Logger) async throws -> [String] {
         guard (try? EmailAddress(address)) != nil else { throw ConfigurationError("'\(address)' is not an email address.") }
         let renderer = try MailTransports.renderer(configuration)
-        let transport = MailTransports.make(configuration, logger: logger)
-        if let outbox = transport as? OutboxTransport { try outbox.createDirectory() }
+        let upstream = UpstreamHTTPClient()
+        let transport = MailTransports.make(configuration, upstream: upstream, logger: logger)
         let id = "test-\(UUID().uuidString.lowercased())"
-        let mail = try renderer.render(MailRequest(kind: .test, to: address), id: id, date: Date())
+        let mail: OutgoingMail
+        do {
+            if let outbox = transport as? OutboxTransport { try outbox.createDirectory() }
+            mail = try renderer.render(MailRequest(kind: .test, to: address), id: id, date: Date())
+        } catch {
+            try? await upstream.shutdown()
+            throw error
+        }
         do {
             try await transport.send(mail)
         } catch {
             await transport.shutdown()
+            try? await upstream.shutdown()
             throw error
         }
         await transport.shutdown()
+        try? await upstream.shutdown()
         return ["Sent a test message to \(address) through \(transport.name) (Message-ID <\(id)@…>)."]
     }
 }

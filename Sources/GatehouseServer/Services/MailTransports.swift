@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import GatehouseSMTP
 import Logging
@@ -9,14 +10,17 @@ enum MailTransports {
     /// by the caller and network transports connect on first use.
     /// - Parameters:
     ///   - configuration: The server's configuration.
+    ///   - upstream: The shared HTTP client (SES).
     ///   - logger: For the transport's lines.
     /// - Returns: The transport.
-    static func make(_ configuration: GatehouseConfiguration, logger: Logger) -> any MailTransport {
+    static func make(_ configuration: GatehouseConfiguration, upstream: UpstreamHTTPClient, logger: Logger) -> any MailTransport {
         switch configuration.mail {
         case .outbox:
             return OutboxTransport(directory: configuration.outboxDirectory, logger: logger)
         case .smtp(let settings):
             return SMTPTransport(settings: settings, logger: logger)
+        case .ses(let settings):
+            return SESTransport(settings: settings, httpClient: { try upstream.client }, logger: logger)
         }
     }
 

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import NIOCore
+import NIOHTTP1
+
+extension SESTransport {
+    /// What SES answered: the status, its error type and message (for errors), and the JSON object.
+    struct Answer: Sendable {
+        var status: Int
+        var errorType: String?
+        var message: String
+        var json: [String: JSONValue]?
+    }
+
+    /// SES error types a later attempt can get past (throttling, quota, SES's own trouble).
+    static let transientTypes: Set<String> = [
+        "TooManyRequestsException", "LimitExceededException", "LimitExceeded", "Throttling", "ThrottlingException",
+        "ServiceUnavailable", "ServiceUnavailableException", "InternalFailure", "InternalServiceError", "RequestTimeout",
+    ]
+
+    /// One signed call to the SES v2 REST API.
+    /// - Parameters:
+    ///   - method: `GET` or `POST`.
+    ///   - path: The API path (`/v2/email/outbound-emails`), appended to the endpoint's own path.
+    ///   - body: The JSON body (empty for `GET`).
+    ///   - operation: The operation's name, for error details.
+    /// - Returns: SES's answer, whatever its status.
+    /// - Throws: ``MailTransportError``: transient when SES could not be reached or did not answer in time.
+    func call(_ method: String, _ path: String, body: [UInt8] = [], operation: String) async throws -> Answer {
+        guard let url = URL(string: settings.endpoint), let scheme = url.scheme, let host = url.host else {
+            throw MailTransportError(.permanent, "SES endpoint \(settings.endpoint) is not a URL")
+        }
+        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
+        let prefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+        let fullPath = prefix + path
+        var headers: [(String, String)] = [("Host", hostHeader)]
+        if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
+        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region, service: "ses")
+        headers += signer.signatureHeaders(for: SigV4Signer.Request(method: method, path: fullPath, headers: headers, body: body), date: Date())
+        var request = HTTPClientRequest(url: "\(scheme)://\(hostHeader)\(fullPath)")
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers where name != "Host" { request.headers.add(name: name, value: value) }
+        request.headers.replaceOrAdd(name: "Host", value: hostHeader)
+        if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http().execute(request, timeout: settings.timeout)
+            bytes = try await response.body.collect(upTo: 1 << 20)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw MailTransportError(
+                .transient,
+                "SES \(operation): no answer from \(hostHeader) within \(settings.timeout.nanoseconds / 1_000_000_000) s"
+            )
+        } catch {
+            throw MailTransportError(.transient, "SES \(operation): cannot reach \(hostHeader): \(Self.oneLine(String(describing: error)))")
+        }
+        let status = Int(response.status.code)
+        let parsed = try? StrictJSONParser().parse(Array(buffer: bytes))
+        let json = parsed?.objectValue
+        var errorType: String?
+        if !(200..<300).contains(status) {
+            if let header = response.headers.first(name: "X-Amzn-ErrorType"), !header.isEmpty {
+                errorType = String(header.split(separator: ":").first ?? Substring(header))
+            } else if let type = json?["__type"]?.stringValue ?? json?["code"]?.stringValue ?? json?["Code"]?.stringValue {
+                errorType = String(type.split(separator: "#").last ?? Substring(type))
+            }
+        }
+        let message = json?["message"]?.stringValue ?? json?["Message"]?.stringValue ?? ""
+        return Answer(status: status, errorType: errorType, message: message, json: json)
+    }
+
+    /// Whether an error answer is worth retrying, and a detail safe to log.
+    /// - Parameters:
+    ///   - answer: SES's error answer.
+    ///   - operation: The operation, for the detail.
+    ///   - sender: The only address the detail may keep (SES's messages may name the recipient).
+    /// - Returns: Transient for throttling, quotas and 5xx; permanent otherwise (rejected message,
+    ///   unverified sender, suspended account, bad request, refused signature or credentials).
+    static func classify(_ answer: Answer, operation: String, sender: String?) -> MailTransportError {
+        let type = answer.errorType ?? "HTTP \(answer.status)"
+        var detail = "SES \(operation) failed: \(type)"
+        if answer.errorType != nil { detail += " (HTTP \(answer.status))" }
+        let message = scrub(answer.message, keeping: sender)
+        if !message.isEmpty { detail += ": \(message)" }
+        if answer.status == 403 {
+            let action = operation.hasPrefix("SendEmail") ? "ses:SendEmail and ses:SendRawEmail" : "ses:\(operation.split(separator: " ")[0])"
+            detail += "; check the credentials, the clock and the IAM policy (\(action))"
+        }
+        let transient = answer.status == 429 || answer.status >= 500 || transientTypes.contains(type)
+        return MailTransportError(transient ? .transient : .permanent, detail, code: answer.status)
+    }
+
+    /// SES's message on one line, at most 300 characters, every address but `sender` replaced by `<address>`.
+    static func scrub(_ message: String, keeping sender: String?) -> String {
+        var text = oneLine(message)
+        let pattern = #"[^\s<>"'(),;:\[\]]+@[^\s<>"'(),;:\[\]]+"#
+        for match in text.matches(of: try! Regex(pattern)).reversed() {
+            let found = String(text[match.range]).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if let sender, found.lowercased() == sender.lowercased() { continue }
+            text.replaceSubrange(match.range, with: "<address>")
+        }
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+            .trimmingCharacters(in: .whitespaces)
+    }
+}
