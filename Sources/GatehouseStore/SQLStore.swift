@@ -113,6 +113,17 @@ public final class SQLStore: GatehouseStore {
         try await Migrator(backend: backend).pending().map { "\($0.version) \($0.name)" }
     }
 
+    /// The channel that carries domain events between instances on this database: PostgreSQL's
+    /// LISTEN/NOTIFY; nil for SQLite (one process owns the file).
+    /// - Parameters:
+    ///   - instance: This process's id (its own notifications are ignored).
+    ///   - logger: For the channel's lines.
+    /// - Returns: The channel, or nil.
+    public func eventChannel(instance: String, logger: Logger) -> (any StoreEventChannel)? {
+        guard let postgres = backend as? PostgresBackend else { return nil }
+        return PostgresEventChannel(client: postgres.client, schema: postgres.schema, instance: instance, logger: logger)
+    }
+
     public func close() async throws {
         try await backend.close()
     }

@@ -136,7 +136,15 @@ extension GatehouseRuntime {
                 ]
             )
         }
-        domainEvents.subscribe(CacheInvalidation(liveness: liveness, profiles: profileCache))
+        let invalidation = CacheInvalidation(liveness: liveness, profiles: profileCache)
+        domainEvents.subscribe(invalidation)
+        // Several instances on one PostgreSQL database: each one's events reach the others' caches
+        // (LISTEN/NOTIFY), and while they cannot, the caches stand aside.
+        let eventChannel = store.eventChannel(instance: random.token(bytes: 9), logger: logger)
+        if let eventChannel {
+            eventChannel.connect(onRemote: { domainEvents.applyRemote($0) }, onTrust: { invalidation.setTrusted($0) })
+            domainEvents.subscribe(EventBroadcast { eventChannel.send($0) })
+        }
         let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
         let appleWeb = AppleWebFlow(
             settings: configuration.appleServicesID.map {
@@ -200,6 +208,7 @@ extension GatehouseRuntime {
             parts: parts
         )
         runtimeServices.append(MailDeliveryService(dispatcher: mailDispatcher, transport: parts.mailTransport, logger: logger))
+        if let eventChannel { runtimeServices.append(eventChannel) }
         let mailTarget = options.mailTransport == nil ? configuration.mail.redacted : parts.mailTransport.name
         logger.info("mail delivery ready", metadata: ["mail.transport": .string(parts.mailTransport.name), "mail.target": .string(mailTarget)])
         let runtime = GatehouseRuntime(

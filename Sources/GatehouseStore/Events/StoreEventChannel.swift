@@ -1,0 +1,18 @@
+import GatehouseCore
+import ServiceLifecycle
+
+/// Domain events between the instances that share the store's database (PostgreSQL's LISTEN/NOTIFY).
+/// The server relays this instance's events into ``send(_:)`` and applies what ``connect(onRemote:onTrust:)``
+/// delivers; the channel is a `Service` to run alongside the store.
+public protocol StoreEventChannel: Service, Sendable {
+    /// Sets where the other instances' events go and who is told whether they can arrive; the caches
+    /// are told `false` at once (until the channel is listening).
+    /// - Parameters:
+    ///   - onRemote: Applies events another instance published.
+    ///   - onTrust: `true` while the channel listens, `false` while events might be missed.
+    func connect(onRemote: @escaping @Sendable ([DomainEvent]) -> Void, onTrust: @escaping @Sendable (Bool) -> Void)
+
+    /// Queues one of this instance's events for the others; never blocks.
+    /// - Parameter event: What happened here.
+    func send(_ event: DomainEvent)
+}
