@@ -21,6 +21,69 @@ struct CrossInstanceInvalidationTests {
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// Ends the listening connections (as a PostgreSQL restart or a network cut would).
+    static func terminateListeners(url: String) async throws -> Int {
+        let schema = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "search_path" }?.value)
+        var components = try #require(URLComponents(string: url))
+        components.queryItems = nil
+        let sql = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%gh_events_\(schema)%'"
+        let result = try await PythonScript.execute(["psql", components.string!, "-tAc", sql])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    static func waitForListeners(_ count: Int, url: String) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while try await listeners(url: url) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await listeners(url: url) == count, "both instances listen")
+    }
+
+    /// Signs in on `a`, caches the session on `b`, signs out on `a`; returns how long `b` took to refuse.
+    static func signOutLatency(
+        _ first: TestApp,
+        _ a: any TestClientProtocol,
+        _ b: any TestClientProtocol,
+        email: String
+    ) async throws
+        -> TimeInterval?
+    {
+        let tokens = try #require(try await a.signedIn(first, email: email).json?.objectValue)
+        let access = try #require(tokens["access_token"]?.stringValue)
+        let refresh = try #require(tokens["refresh_token"]?.stringValue)
+        #expect(try await b.send(.get, "/me", bearer: access).status == .ok, "the other instance accepts the token (and caches the session)")
+        #expect(try await b.send(.get, "/me", bearer: access).status == .ok)
+        #expect(try await a.send(.post, "/auth/signout", json: ["refresh_token": .string(refresh)]).status == .noContent)
+        let ended = Date()
+        while Date().timeIntervalSince(ended) < 1 {
+            if try await b.send(.get, "/me", bearer: access).status == .unauthorized { return Date().timeIntervalSince(ended) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// The listening connections are cut; each instance reconnects with back-off and listens again,
+    /// and a sign-out still reaches the other instance.
+    @Test func theChannelComesBackAfterItsConnectionIsCut() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let url = TestDatabase.postgres.freshURL().url
+        let first = try await TestApp.make(database: .postgres) { configuration in
+            configuration.masterKey = Self.masterKey
+            configuration.databaseURL = url
+        }
+        let second = try await TestApp.make(database: .postgres) { configuration in
+            configuration.masterKey = Self.masterKey
+            configuration.databaseURL = url
+        }
+        try await first.router { a in
+            try await second.router { b in
+                try await Self.waitForListeners(2, url: url)
+                #expect(try await Self.terminateListeners(url: url) == 2, "both listening connections cut")
+                try await Self.waitForListeners(2, url: url)
+                let latency = try await Self.signOutLatency(first, a, b, email: "cut@example.com")
+                #expect(latency != nil, "the other instance still served the ended session after 1 s")
+            }
+        }
+    }
+
     @Test func aSessionEndedOnOneInstanceIsRefusedByTheOtherAtOnce() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
         let url = TestDatabase.postgres.freshURL().url
@@ -34,27 +97,11 @@ struct CrossInstanceInvalidationTests {
         }
         try await first.router { a in
             try await second.router { b in
-                let deadline = Date().addingTimeInterval(10)
-                while try await Self.listeners(url: url) < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                #expect(try await Self.listeners(url: url) == 2, "both instances listen")
-
-                let tokens = try #require(try await a.signedIn(first).json?.objectValue)
-                let access = try #require(tokens["access_token"]?.stringValue)
-                let refresh = try #require(tokens["refresh_token"]?.stringValue)
-                #expect(try await b.send(.get, "/me", bearer: access).status == .ok, "the other instance accepts the token (and caches the session)")
-                #expect(try await b.send(.get, "/me", bearer: access).status == .ok)
-
-                #expect(try await a.send(.post, "/auth/signout", json: ["refresh_token": .string(refresh)]).status == .noContent)
-                let ended = Date()
-                var refusedAfter: TimeInterval?
-                while Date().timeIntervalSince(ended) < 1 {
-                    if try await b.send(.get, "/me", bearer: access).status == .unauthorized {
-                        refusedAfter = Date().timeIntervalSince(ended)
-                        break
-                    }
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                let latency = try #require(refusedAfter, "the other instance still served the ended session after 1 s")
+                try await Self.waitForListeners(2, url: url)
+                let latency = try #require(
+                    try await Self.signOutLatency(first, a, b, email: "alice@example.com"),
+                    "the other instance still served the ended session after 1 s"
+                )
                 FileHandle.standardError.write(Data("note: cross-instance sign-out seen after \(Int(latency * 1000)) ms\n".utf8))
             }
         }
