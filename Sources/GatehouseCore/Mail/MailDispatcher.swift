@@ -77,6 +77,7 @@ public final class MailDispatcher: Sendable {
                 try await deliverDue()
                 try await purgeIfDue()
             } catch {
+                if Task.isCancelled { break }
                 logger.warning("could not read the mail queue; retrying", metadata: ["error": .string("\(error)")])
             }
             await wakeUp.wait(timeout: .milliseconds(Int(settings.pollInterval * 1000)))

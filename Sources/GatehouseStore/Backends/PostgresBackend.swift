@@ -115,9 +115,11 @@ final class PostgresBackend: SQLBackend {
 
     func prepareForMigration() async throws {
         guard let schema else { return }
-        try await client.withConnection { connection in
-            // The name was checked to be a plain identifier, so it can be spliced in.
-            try await connection.sql(queryLogLevel: nil).raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
+        // Under the migration lock: two instances creating the schema at once would otherwise race on the
+        // catalog (one fails with a unique violation). The name was checked to be a plain identifier.
+        try await write { db in
+            try await self.lockForMigration(db)
+            try await db.raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
         }
     }
 

@@ -23,7 +23,11 @@ struct Migrator: Sendable {
     /// Versions already applied.
     func appliedVersions() async throws -> Set<Int> {
         try await backend.prepareForMigration()
+        let backend = self.backend
         return try await backend.write { db in
+            // `CREATE TABLE IF NOT EXISTS` is not safe against a concurrent twin on PostgreSQL (both see
+            // no table, one fails on the catalog's unique index): instances starting together take turns.
+            try await backend.lockForMigration(db)
             try await db.raw(SQLQueryString(Self.bookkeeping)).run()
             let rows = try await db.raw("SELECT version FROM gh_schema_migrations").all()
             return Set(try rows.map { try $0.decode(column: "version", as: Int.self) })

@@ -1,0 +1,40 @@
+import Foundation
+import GatehouseCore
+import GatehouseTesting
+import HummingbirdTesting
+import Testing
+
+/// Issue 14, point 3: instances starting together on an empty PostgreSQL database (schema included)
+/// migrate it once, under the advisory lock, and all start.
+@Suite("Instances starting together on PostgreSQL")
+struct ConcurrentStartTests {
+    @Test func threeInstancesOnAnEmptyDatabaseMigrateOnceAndAllStart() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let url = TestDatabase.postgres.freshURL().url
+        let key = Data(repeating: 9, count: 32).base64EncodedString()
+        var apps: [TestApp] = []
+        for _ in 0..<3 {
+            apps.append(
+                try await TestApp.make(database: .postgres) { configuration in
+                    configuration.masterKey = key
+                    configuration.databaseURL = url
+                }
+            )
+        }
+        let started = try await withThrowingTaskGroup(of: Int.self) { group in
+            for app in apps {
+                group.addTask {
+                    try await app.router { client in
+                        let ready = try await client.send(.get, "/ready")
+                        return ready.status == .ok ? 1 : 0
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(started == 3, "every instance started and is ready")
+        // One key set and one client id: the three agree.
+        let clientIDs = try apps.map { try $0.built.clientID }
+        #expect(Set(clientIDs).count == 1)
+    }
+}
