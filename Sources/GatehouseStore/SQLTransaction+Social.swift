@@ -58,6 +58,20 @@ extension SQLTransaction {
         ).map(Self.decodeRevocation)
     }
 
+    func claimDueRevocations(now: Date, leaseUntil: Date, limit: Int) async throws -> [AppleRevocationRecord] {
+        let skipLocked = backend.name == "postgres" ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await all(
+            """
+            UPDATE gh_apple_revocations SET next_attempt_at = \(bind: leaseUntil.epochSeconds)
+            WHERE id IN (
+                SELECT id FROM gh_apple_revocations WHERE completed_at IS NULL AND next_attempt_at <= \(bind: now.epochSeconds)
+                ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked)
+            )
+            RETURNING \(unsafeRaw: Self.revocationColumns)
+            """
+        ).map(Self.decodeRevocation)
+    }
+
     func revocation(id: String) async throws -> AppleRevocationRecord? {
         try await first("SELECT \(unsafeRaw: Self.revocationColumns) FROM gh_apple_revocations WHERE id = \(bind: id)").map(Self.decodeRevocation)
     }

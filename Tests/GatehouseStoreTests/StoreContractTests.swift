@@ -285,3 +285,42 @@ struct StoreContractTests {
         }
     }
 }
+
+/// Issue 14, point 4: background queues are worked once across the fleet.
+@Suite("Store: background queues are claimed once across instances")
+struct StoreClaimTests {
+    @Test(arguments: TestDatabase.available)
+    func concurrentClaimsOfAppleRevocationsNeverOverlap(_ database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await store.write { tx in
+                for index in 0..<30 {
+                    try await tx.enqueueRevocation(
+                        AppleRevocationRecord(id: "r\(index)", clientID: "c", sealedRefreshToken: "s", createdAt: now, nextAttemptAt: now)
+                    )
+                }
+            }
+            let claims = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var mine: [String] = []
+                        while true {
+                            let batch = try await store.write { tx in
+                                try await tx.claimDueRevocations(now: now, leaseUntil: now.addingTimeInterval(300), limit: 3)
+                            }
+                            if batch.isEmpty { return mine }
+                            mine += batch.map(\.id)
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+            #expect(claims.count == 30 && Set(claims).count == 30, "each revocation claimed once: \(claims.count) claims")
+            let later = now.addingTimeInterval(301)
+            let again = try await store.write { tx in
+                try await tx.claimDueRevocations(now: later, leaseUntil: later.addingTimeInterval(300), limit: 50)
+            }
+            #expect(again.count == 30, "unfinished after the lease (the claimer died): due again")
+        }
+    }
+}

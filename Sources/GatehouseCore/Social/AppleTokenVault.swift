@@ -99,7 +99,9 @@ public struct AppleTokenVault: Sendable {
     @discardableResult
     public func processDue(limit: Int = 50, logger: Logger) async throws -> Int {
         let now = clock.now()
-        let due = try await store.read { try await $0.dueRevocations(now: now, limit: limit) }
+        // Claimed for five minutes: other instances leave them alone, and they come due again if this
+        // one dies before recording the outcome.
+        let due = try await store.write { try await $0.claimDueRevocations(now: now, leaseUntil: now.addingTimeInterval(300), limit: limit) }
         for record in due { await attempt(record, logger: logger) }
         return due.count
     }

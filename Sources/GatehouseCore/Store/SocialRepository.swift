@@ -9,6 +9,9 @@ public protocol SocialRepository: Sendable {
     func enqueueRevocation(_ revocation: AppleRevocationRecord) async throws
     /// Unfinished revocations whose next attempt is due.
     func dueRevocations(now: Date, limit: Int) async throws -> [AppleRevocationRecord]
+    /// Claims due revocations for one instance: their next attempt moves to `leaseUntil` (so no other
+    /// instance takes them meanwhile, and they come due again if this one dies), `SKIP LOCKED` on PostgreSQL.
+    func claimDueRevocations(now: Date, leaseUntil: Date, limit: Int) async throws -> [AppleRevocationRecord]
     func revocation(id: String) async throws -> AppleRevocationRecord?
     func updateRevocation(_ revocation: AppleRevocationRecord) async throws
 
