@@ -5,6 +5,8 @@ import ServiceLifecycle
 
 /// Housekeeping in the app's service group: deletes expired codes, sessions and counters, and reloads
 /// the signing keys so a rotation made by another instance (or `gatehouse keys rotate`) is picked up.
+/// With several instances on one database the purge runs once per interval across them all: the
+/// instance that takes the `maintenance.purge` lease purges, the others skip that round.
 struct MaintenanceService: Service {
     let store: any GatehouseStore
     let keys: SigningKeyManager?
@@ -12,6 +14,8 @@ struct MaintenanceService: Service {
     let clock: any TimeSource
     let logger: Logger
     var purgeInterval: Duration = .seconds(600)
+    /// This process, as the purge lease's holder.
+    var instance = UUID().uuidString
     var keyReloadInterval: Duration = .seconds(60)
 
     func run() async throws {
@@ -37,13 +41,28 @@ struct MaintenanceService: Service {
             if sincePurge >= purgeInterval {
                 sincePurge = .zero
                 do {
-                    let removed = try await store.purgeExpired(now: clock.now())
-                    if removed > 0 { logger.info("purged expired records", metadata: ["count": .stringConvertible(removed)]) }
+                    if let removed = try await purgeIfFirst(), removed > 0 {
+                        logger.info("purged expired records", metadata: ["count": .stringConvertible(removed)])
+                    }
                 } catch {
                     logger.warning("purge failed", metadata: ["error": .string("\(error)")])
                 }
             }
         }
+    }
+
+    /// Purges unless another instance did within most of the interval.
+    /// - Returns: Rows removed, or nil when another instance holds this round's lease.
+    /// - Throws: The store's error.
+    func purgeIfFirst() async throws -> Int? {
+        let now = clock.now()
+        let seconds = Double(purgeInterval.components.seconds) * 0.9
+        let holder = instance
+        let mine = try await store.write {
+            try await $0.acquireLease(name: "maintenance.purge", holder: holder, until: now.addingTimeInterval(seconds), now: now)
+        }
+        guard mine else { return nil }
+        return try await store.purgeExpired(now: now)
     }
 }
 
