@@ -124,6 +124,22 @@ public final class SQLStore: GatehouseStore {
         return PostgresEventChannel(client: postgres.client, schema: postgres.schema, instance: instance, logger: logger)
     }
 
+    /// Tells the running instances about events from a one-off process (`gatehouse keys rotate`):
+    /// PostgreSQL's NOTIFY; nothing for SQLite (the server's periodic reload catches up).
+    /// - Parameter events: What happened.
+    /// - Throws: The database's error.
+    public func announce(_ events: [DomainEvent]) async throws {
+        guard let postgres = backend as? PostgresBackend else { return }
+        let channel = PostgresEventChannel.channelName(schema: postgres.schema)
+        for event in events {
+            for payload in PostgresEventChannel.payloads(event, instance: "cli") {
+                try await postgres.client.withConnection { connection in
+                    _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
+                }
+            }
+        }
+    }
+
     public func close() async throws {
         try await backend.close()
     }

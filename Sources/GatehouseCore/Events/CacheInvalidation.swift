@@ -27,6 +27,8 @@ public struct CacheInvalidation: DomainEventSubscriber {
             profiles?.invalidate(sub)
         case .profileChanged(let sub):
             profiles?.invalidate(sub)
+        case .signingKeysChanged:
+            break
         }
     }
 

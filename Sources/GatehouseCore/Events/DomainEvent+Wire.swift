@@ -15,6 +15,7 @@ extension DomainEvent {
         case .sessionsChanged(let sub): value = Wire(type: "sessions_changed", sub: sub)
         case .userDeleted(let sub): value = Wire(type: "user_deleted", sub: sub)
         case .profileChanged(let sub): value = Wire(type: "profile_changed", sub: sub)
+        case .signingKeysChanged: value = Wire(type: "signing_keys_changed")
         }
         return String(decoding: (try? JSONEncoder().encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
@@ -28,6 +29,7 @@ extension DomainEvent {
         case ("sessions_changed", _, let sub?): self = .sessionsChanged(sub: sub)
         case ("user_deleted", _, let sub?): self = .userDeleted(sub: sub)
         case ("profile_changed", _, let sub?): self = .profileChanged(sub: sub)
+        case ("signing_keys_changed", _, _): self = .signingKeysChanged
         default: return nil
         }
     }

@@ -12,4 +12,6 @@ public enum DomainEvent: Sendable, Hashable {
     case userDeleted(sub: String)
     /// The user's profile or the facts it is seeded from changed.
     case profileChanged(sub: String)
+    /// The signing keys were rotated (`gatehouse keys rotate`, on any host): reload them.
+    case signingKeysChanged
 }

@@ -138,6 +138,8 @@ extension GatehouseRuntime {
         }
         let invalidation = CacheInvalidation(liveness: liveness, profiles: profileCache)
         domainEvents.subscribe(invalidation)
+        let keyManager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random)
+        domainEvents.subscribe(SigningKeyReload(keys: keyManager, keyring: keyring, logger: logger))
         // Several instances on one PostgreSQL database: each one's events reach the others' caches
         // (LISTEN/NOTIFY), and while they cannot, the caches stand aside.
         let eventChannel = store.eventChannel(instance: random.token(bytes: 9), logger: logger)

@@ -27,9 +27,16 @@ public enum KeyAdministration {
             var lines: [String] = []
             for use in uses {
                 let key = try await manager.rotate(use: use, overlap: overlap, logger: logger)
+                lines.append("New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds.")
+            }
+            do {
+                try await store.announce([.signingKeysChanged])
                 lines.append(
-                    "New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds. Running servers pick it up within a minute."
+                    store.backendName == "postgres"
+                        ? "Running servers were told and sign with it now." : "A running server picks it up within a minute."
                 )
+            } catch {
+                lines.append("Running servers could not be told (\(error)); they pick it up within a minute.")
             }
             return lines
         }

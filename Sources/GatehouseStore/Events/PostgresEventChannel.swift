@@ -29,7 +29,7 @@ final class PostgresEventChannel: StoreEventChannel, Service {
 
     init(client: PostgresClient, schema: String?, instance: String, logger: Logger) {
         self.client = client
-        self.channel = schema.map { "gh_events_" + $0.prefix(53) } ?? "gatehouse_events"
+        self.channel = Self.channelName(schema: schema)
         self.instance = instance
         self.logger = logger
         (outgoing, queue) = AsyncStream.makeStream(of: DomainEvent.self, bufferingPolicy: .bufferingNewest(10_000))
@@ -108,6 +108,11 @@ final class PostgresEventChannel: StoreEventChannel, Service {
         let sender = payload[..<separator]
         guard sender != instance, let event = DomainEvent(wire: String(payload[payload.index(after: separator)...])) else { return }
         handlers.withLock { $0.remote }?([event])
+    }
+
+    /// The channel of the store in `schema` (or the default one).
+    static func channelName(schema: String?) -> String {
+        schema.map { "gh_events_" + $0.prefix(53) } ?? "gatehouse_events"
     }
 
     /// `<instance> <event JSON>`, split so each stays under ``maxPayload``.
