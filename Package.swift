@@ -154,11 +154,13 @@ let package = Package(
         .target(
             name: "GatehouseTesting",
             dependencies: [
-                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore",
+                "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseSMTP", "GatehouseAWS",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -172,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "GatehouseSMTPTests",
             dependencies: [
-                "GatehouseSMTP", "GatehouseCore",
+                "GatehouseSMTP", "GatehouseCore", "GatehouseTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -201,7 +203,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [
-                "GatehouseServer", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseTesting",
+                "GatehouseServer", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseSMTP",
+                "GatehouseTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehouseSMTP
+import GatehouseTesting
 import Logging
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseSMTP
+import GatehouseTesting
 import Logging
 import Testing
 

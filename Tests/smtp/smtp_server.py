@@ -9,7 +9,9 @@ serves until its standard input closes (so it dies with the test process). Optio
                                 localhost and 127.0.0.1 signed by a CA it generates (the "ca" file);
   --auth user:password          AUTH required (offered in clear too when --tls none);
   --mechanisms PLAIN,LOGIN      the AUTH mechanisms offered;
-  --rset421                     RSET (sent before reusing a connection) answered 421, then closed.
+  --rset421                     RSET (sent before reusing a connection) answered 421, then closed;
+  --delay SECONDS               every message's data answered (and recorded) only after SECONDS;
+  --hang                        no message's data is ever answered (nor recorded): a dead server.
 Scripted failures, chosen by the recipient's local part:
   fail421 / fail451 / fail550            that reply to RCPT TO (421 then closes the connection);
   fail421-data / fail451-data / fail550-data   that reply after the message data;
@@ -17,7 +19,8 @@ Scripted failures, chosen by the recipient's local part:
   slow   answers the message data after 2 seconds.
 Delivered messages are written to "dir" as N.eml (the data as received, dot-unstuffed) and N.json
 ({"mail_from", "rcpt_tos", "auth", "tls"}); "dir"/events.log gets one line per connection
-("connect"), AUTH ("auth MECHANISM user") and STARTTLS ("starttls"). A line "close" on standard input
+("connect"), AUTH ("auth MECHANISM user"), STARTTLS ("starttls") and a reply it starts to withhold
+("hang rcpt", "hang data"). A line "close" on standard input
 closes every open connection and is answered with "closed N".
 """
 import argparse
@@ -100,8 +103,10 @@ def local_part(address):
 
 
 class Handler:
-    def __init__(self, recorder):
+    def __init__(self, recorder, delay=0.0, hang=False):
         self.recorder = recorder
+        self.delay = delay
+        self.hang = hang
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         script = local_part(address)
@@ -110,6 +115,7 @@ class Handler:
                 asyncio.get_running_loop().call_soon(server.transport.close)
             return "%s 4.7.0 scripted failure for %s" % (script[4:], address)
         if script == "hang":
+            self.recorder.event("hang rcpt")
             await asyncio.sleep(3600)
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -125,6 +131,11 @@ class Handler:
             await asyncio.sleep(3600)
         if script == "slow":
             await asyncio.sleep(2)
+        if self.hang:
+            self.recorder.event("hang data")
+            await asyncio.sleep(365 * 86400)
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
         self.recorder.message(envelope, session, server.transport.get_extra_info("ssl_object") is not None)
         return "250 2.0.0 queued"
 
@@ -135,6 +146,8 @@ def main():
     parser.add_argument("--auth", default=None)
     parser.add_argument("--mechanisms", default="PLAIN,LOGIN")
     parser.add_argument("--rset421", action="store_true")
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--hang", action="store_true")
     args = parser.parse_args()
 
     directory = tempfile.mkdtemp(prefix="gatehouse-smtp-")
@@ -180,7 +193,7 @@ def main():
 
     def factory():
         return RecordingSMTP(
-            Handler(recorder), hostname="smtp.test", ident="gatehouse-test-smtp",
+            Handler(recorder, delay=args.delay, hang=args.hang), hostname="smtp.test", ident="gatehouse-test-smtp",
             tls_context=context if args.tls == "starttls" else None,
             authenticator=authenticator if args.auth else None, auth_required=bool(args.auth),
             # aiosmtpd counts only STARTTLS as TLS; over implicit TLS it must be told AUTH is safe.

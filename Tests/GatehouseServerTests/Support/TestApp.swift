@@ -10,8 +10,17 @@ import Logging
 import NIOCore
 
 /// A Gatehouse built through the real composition root, on a fresh data directory, with a test
-/// clock, captured mail and fast password hashing.
+/// clock, captured mail (or the configured transport) and fast password hashing.
 struct TestApp: Sendable {
+    /// Where the app's mail goes.
+    enum Mail: Sendable {
+        /// Into ``TestApp/mailer`` (a ``CapturingMailer``), whatever `configuration.mail` says.
+        case captured
+        /// Through the transport `configuration.mail` names (SMTP, SES, the outbox), delivered by the real
+        /// delivery service in the background; `built.mailDelivery.waitUntilIdle()` waits for it.
+        case configured
+    }
+
     let built: GatehouseApplication
     let mailer: CapturingMailer
     let clock: TestClock
@@ -24,6 +33,7 @@ struct TestApp: Sendable {
         realTime: Bool = false,
         backgroundKeyRefresh: Bool = true,
         deliverer: (any MailTransport)? = nil,
+        mail: Mail = .captured,
         configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
@@ -44,7 +54,7 @@ struct TestApp: Sendable {
             configuration: configuration,
             options: .init(
                 clock: realTime ? SystemTimeSource() : clock,
-                mailTransport: deliverer ?? mailer,
+                mailTransport: mail == .configured ? nil : deliverer ?? mailer,
                 logger: logger ?? quiet,
                 refreshProviderKeysInBackground: backgroundKeyRefresh
             )

@@ -6,30 +6,47 @@ import Testing
 
 /// `Tests/smtp/smtp_server.py` (aiosmtpd) on an ephemeral loopback port, one per test. Without aiosmtpd
 /// the suites that need it are skipped with a note; with `GATEHOUSE_REQUIRE_ALL_SUITES=1` (CI) they fail.
-final class SMTPTestServer: @unchecked Sendable {
+public final class SMTPTestServer: @unchecked Sendable {
     /// What the server recorded for one delivered message.
-    struct Delivery: Decodable, Equatable {
-        var mail_from: String
-        var rcpt_tos: [String]
-        var auth: String?
-        var tls: Bool
+    public struct Delivery: Decodable, Equatable, Sendable {
+        /// The envelope sender (`MAIL FROM`).
+        public var mail_from: String
+        /// The envelope recipients (`RCPT TO`).
+        public var rcpt_tos: [String]
+        /// The user that authenticated, if any.
+        public var auth: String?
+        /// Whether the message came over TLS.
+        public var tls: Bool
+
+        /// A record, for comparisons.
+        /// - Parameters:
+        ///   - mail_from: The envelope sender.
+        ///   - rcpt_tos: The envelope recipients.
+        ///   - auth: The authenticated user, if any.
+        ///   - tls: Whether TLS was on.
+        public init(mail_from: String, rcpt_tos: [String], auth: String?, tls: Bool) {
+            (self.mail_from, self.rcpt_tos, self.auth, self.tls) = (mail_from, rcpt_tos, auth, tls)
+        }
     }
 
-    let port: Int
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
     /// The PEM file of the CA that signed the server's certificate.
-    let caFile: String
-    let directory: URL
+    public let caFile: String
+    /// Where it writes the delivered messages (removed when it stops).
+    public let directory: URL
     private let process: Process
     private let input: Pipe
     private let output: Pipe
 
+    /// `Tests/smtp/smtp_server.py`, found from this file's place in the repository.
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("smtp/smtp_server.py")
+        .appendingPathComponent("Tests/smtp/smtp_server.py")
 
     static let requireAllSuites = ProcessInfo.processInfo.environment["GATEHOUSE_REQUIRE_ALL_SUITES"] == "1"
 
     /// Whether python3 can import aiosmtpd and cryptography (checked once).
-    static let hasAiosmtpd: Bool = {
+    public static let hasAiosmtpd: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import aiosmtpd, cryptography"]
@@ -46,11 +63,14 @@ final class SMTPTestServer: @unchecked Sendable {
     }()
 
     /// For `.enabled(if:)`: run when aiosmtpd is here, or when every suite is required (then `start` fails).
-    static var isAvailable: Bool { hasAiosmtpd || requireAllSuites }
+    public static var isAvailable: Bool { hasAiosmtpd || requireAllSuites }
 
     /// Starts a server.
-    /// - Parameter arguments: `--tls none|starttls|implicit`, `--auth user:password`, `--mechanisms …`.
-    static func start(_ arguments: String...) async throws -> SMTPTestServer {
+    /// - Parameter arguments: `--tls none|starttls|implicit`, `--auth user:password`, `--mechanisms …`,
+    ///   `--delay seconds`, `--hang` (see the script).
+    /// - Returns: The running server; it stops when released or at ``stop()``.
+    /// - Throws: When aiosmtpd is missing (after recording an issue) or the script printed no port.
+    public static func start(_ arguments: String...) async throws -> SMTPTestServer {
         guard hasAiosmtpd else {
             Issue.record("aiosmtpd is required in CI for the SMTP suites (pip install aiosmtpd)")
             throw CancellationError()
@@ -84,7 +104,7 @@ final class SMTPTestServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Closes its standard input (it exits) and waits for it.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
         process.terminate()
@@ -96,9 +116,13 @@ final class SMTPTestServer: @unchecked Sendable {
     /// - Parameters:
     ///   - scheme: `smtp` or `smtps`.
     ///   - credentials: `user:password@`, or empty.
+    ///   - host: The host name the transport connects to (`localhost` matches the certificate).
     ///   - query: `?tls=none&timeout=…`, or empty.
     ///   - trusted: Whether the CA file is given.
-    func transport(
+    ///   - logger: The transport's logger.
+    /// - Returns: A transport for this server.
+    /// - Throws: ``MailSettingsError`` when the URL the parameters make is not valid.
+    public func transport(
         _ scheme: String = "smtp",
         credentials: String = "",
         host: String = "localhost",
@@ -111,7 +135,9 @@ final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// The messages delivered so far, in order: envelope and the data as received.
-    func deliveries() throws -> [(envelope: Delivery, data: [UInt8])] {
+    /// - Returns: One entry per delivered message.
+    /// - Throws: When a recorded file cannot be read or decoded.
+    public func deliveries() throws -> [(envelope: Delivery, data: [UInt8])] {
         var result: [(Delivery, [UInt8])] = []
         var number = 1
         while let json = try? Data(contentsOf: directory.appendingPathComponent("\(number).json")) {
@@ -123,17 +149,32 @@ final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// The lines of events.log: "connect", "starttls", "auth PLAIN user ok".
-    func events() -> [String] {
+    public func events() -> [String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("events.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 
+    /// Waits until events.log has a line starting with `prefix` (the server writes it from another process,
+    /// so this looks every 20 ms).
+    /// - Parameters:
+    ///   - prefix: The start of the line, like `hang rcpt`.
+    ///   - timeout: How long to wait at most.
+    /// - Throws: ``SMTPTestServerError`` when no such line appeared in time.
+    public func waitForEvent(_ prefix: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !events().contains(where: { $0.hasPrefix(prefix) }) {
+            guard ContinuousClock.now < deadline else { throw SMTPTestServerError(message: "no '\(prefix)' event within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// How many TCP connections the server accepted.
-    var connections: Int { events().filter { $0 == "connect" }.count }
+    public var connections: Int { events().filter { $0 == "connect" }.count }
 
     /// Closes every open connection from the server's side.
     /// - Returns: How many it closed.
-    func closeConnections() async throws -> Int {
+    /// - Throws: When the script's standard input is closed.
+    public func closeConnections() async throws -> Int {
         try input.fileHandleForWriting.write(contentsOf: Data("close\n".utf8))
         let output = output
         let line = await Task.detached { Self.readLine(output) }.value
@@ -151,19 +192,14 @@ final class SMTPTestServer: @unchecked Sendable {
     }
 }
 
-struct SMTPTestServerError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
+/// The test SMTP server could not be started.
+public struct SMTPTestServerError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
 
-/// A message for the tests: `data` as given, the rest filled in.
-func testMail(to recipient: String, data: String = "Subject: hello\r\n\r\nHello.\r\n", id: String = "m1") -> OutgoingMail {
-    OutgoingMail(
-        id: id,
-        kind: "test",
-        sender: "noreply@gatehouse.test",
-        recipient: recipient,
-        data: Array(data.utf8),
-        message: MailMessage(kind: "test", to: recipient, subject: "hello", body: "Hello.")
-    )
+    /// An error saying `message`.
+    /// - Parameter message: What went wrong.
+    public init(message: String) { self.message = message }
 }

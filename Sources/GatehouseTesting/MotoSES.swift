@@ -1,0 +1,143 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseAWS
+import GatehouseCore
+import GatehouseInfrastructure
+import NIOCore
+import NIOHTTP1
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// moto's SES behind `Tests/ses/moto_ses.py`, started once per test process on a loopback port. Locally,
+/// without moto the SES suite is skipped with a note; in CI (`GATEHOUSE_REQUIRE_ALL_SUITES=1`) it fails.
+public final class MotoSES: Sendable {
+    /// The emulator's base URL (`http://127.0.0.1:port`), for `GATEHOUSE_SES_ENDPOINT`.
+    public let endpoint: String
+    /// The region moto's SES runs in here.
+    public let region = "us-east-1"
+    /// The credentials calls are signed with (moto accepts any).
+    public let credentials = SigV4Signer.Credentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+    private let process: Process
+    private let input: Pipe
+
+    /// `Tests/ses/moto_ses.py`, found from this file's place in the repository.
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/ses/moto_ses.py")
+
+    /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
+    public static let shared: MotoSES? = {
+        guard pythonCanImport("moto.ses, moto.sesv2, werkzeug") else {
+            if TestDatabase.requireAllSuites {
+                Issue.record("moto is required in CI for the SES suite (pip install 'moto[server]')")
+            } else {
+                FileHandle.standardError.write(
+                    Data("note: SES (moto) suite skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8)
+                )
+            }
+            return nil
+        }
+        do {
+            return try MotoSES()
+        } catch {
+            Issue.record("could not start the moto SES emulator: \(error)")
+            return nil
+        }
+    }()
+
+    /// For `.enabled(if:)`: run when moto is here, or when every suite is required (then the tests fail).
+    public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
+
+    private init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)), let endpoint = info["endpoint"]?.stringValue else {
+            process.terminate()
+            throw GatehouseError.internalError(cause: "moto_ses.py printed no endpoint: \(String(decoding: line, as: UTF8.self))")
+        }
+        self.endpoint = endpoint
+        self.process = process
+        self.input = input
+    }
+
+    /// Settings pointing at the emulator.
+    /// - Parameter configurationSet: The configuration set messages are sent with, if any.
+    /// - Returns: Settings for an ``SESTransport``.
+    public func settings(configurationSet: String? = nil) -> SESSettings {
+        SESSettings(region: region, endpoint: endpoint, configurationSet: configurationSet, credentials: credentials)
+    }
+
+    /// The environment that selects this emulator: `GATEHOUSE_MAIL=ses`, the region, the endpoint and credentials.
+    public var environment: [String: String] {
+        [
+            "GATEHOUSE_MAIL": "ses", "GATEHOUSE_SES_REGION": region, "GATEHOUSE_SES_ENDPOINT": endpoint,
+            "AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey,
+        ]
+    }
+
+    /// Verifies `address` as a sender identity (a signed v2 `CreateEmailIdentity`); moto refuses mail from
+    /// unverified senders as SES does.
+    /// - Parameter address: The sender's address.
+    /// - Throws: When moto cannot be reached or does not answer 200.
+    public func verifyIdentity(_ address: String) async throws {
+        let url = URL(string: endpoint)!
+        let host = "\(url.host ?? "127.0.0.1"):\(url.port ?? 80)"
+        let path = "/v2/email/identities"
+        let body = JSONValue.object(["EmailIdentity": .string(address)]).serialized()
+        var headers: [(String, String)] = [("Host", host), ("Content-Type", "application/json")]
+        let signer = SigV4Signer(credentials: credentials, region: region, service: "ses")
+        headers += signer.signatureHeaders(for: SigV4Signer.Request(method: "POST", path: path, headers: headers, body: body), date: Date())
+        var request = HTTPClientRequest(url: endpoint + path)
+        request.method = .POST
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let answer = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else {
+            throw GatehouseError.internalError(cause: "CreateEmailIdentity answered \(response.status.code): \(String(buffer: answer))")
+        }
+    }
+
+    /// Every message moto accepted: source, destinations and the raw data.
+    /// - Returns: The messages, oldest first.
+    /// - Throws: When moto cannot be reached.
+    public func sent() async throws -> [(source: String, destinations: [String], raw: String)] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + "/_ses/sent")!)
+        let list = try StrictJSONParser().parse(Array(data)).arrayValue ?? []
+        return list.compactMap(\.objectValue).map { entry in
+            (
+                entry["source"]?.stringValue ?? "", (entry["destinations"]?.arrayValue ?? []).compactMap(\.stringValue),
+                entry["raw_data"]?.stringValue ?? ""
+            )
+        }
+    }
+
+    /// Whether python3 can import `modules` (a comma-separated list).
+    /// - Parameter modules: The modules.
+    /// - Returns: Whether the import succeeded.
+    public static func pythonCanImport(_ modules: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import \(modules)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
