@@ -40,6 +40,12 @@ final class SMTPClientHandler: ChannelDuplexHandler {
     private var received: ByteBuffer?
     private var waiting: (request: SMTPRequest, timer: Scheduled<Void>)?
     private var failure: SMTPConnectionError?
+    /// The same failure, for the connection (see ``SMTPFailureRecord``).
+    private let record: SMTPFailureRecord
+
+    init(record: SMTPFailureRecord) {
+        self.record = record
+    }
     /// A reply that came before any command waited for one: the greeting, normally (it may arrive
     /// before the request that waits for it); before any other command, the server's 421 or noise.
     private var early: SMTPReply?
@@ -137,6 +143,7 @@ final class SMTPClientHandler: ChannelDuplexHandler {
         }
         guard failure == nil else { return }
         failure = error
+        record.record(error)
         context.close(promise: nil)
     }
 }

@@ -14,6 +14,7 @@ struct SMTPSendFailure: Error {
 /// One SMTP session, greeted, secured and authenticated, used by one `send` at a time.
 final class SMTPConnection: Sendable {
     private let channel: any Channel
+    private let failure: SMTPFailureRecord
     private let settings: SMTPSettings
     /// The server's EHLO extensions (after TLS): `SMTPUTF8`, `8BITMIME`, `AUTH`…
     private let extensions: [String: [String]]
@@ -21,7 +22,8 @@ final class SMTPConnection: Sendable {
     /// Whether the server has not closed it (nor has a timeout or an error).
     var isOpen: Bool { channel.isActive }
 
-    private init(channel: any Channel, settings: SMTPSettings, extensions: [String: [String]]) {
+    private init(channel: any Channel, failure: SMTPFailureRecord, settings: SMTPSettings, extensions: [String: [String]]) {
+        self.failure = failure
         self.channel = channel
         self.settings = settings
         self.extensions = extensions
@@ -40,13 +42,14 @@ final class SMTPConnection: Sendable {
         let implicitTLS = settings.security == .implicitTLS
         let address = "\(settings.host):\(settings.port)"
         let channel: any Channel
+        let failure = SMTPFailureRecord()
         do {
             channel = try await ClientBootstrap(group: group).connectTimeout(settings.connectTimeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if implicitTLS { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: hostname)) }
-                        try channel.pipeline.syncOperations.addHandler(SMTPClientHandler())
+                        try channel.pipeline.syncOperations.addHandler(SMTPClientHandler(record: failure))
                     }
                 }
                 .connect(host: settings.host, port: settings.port).get()
@@ -55,7 +58,7 @@ final class SMTPConnection: Sendable {
         }
         var steps = ["connected to \(address)"]
         do throws(MailTransportError) {
-            let session = SMTPConnection(channel: channel, settings: settings, extensions: [:])
+            let session = SMTPConnection(channel: channel, failure: failure, settings: settings, extensions: [:])
             _ = try await session.exchange(nil, step: implicitTLS ? "TLS handshake and greeting" : "greeting", expecting: 220)
             if implicitTLS { steps.append("TLS negotiated (\(await session.tlsVersion()))") }
             var ehlo = try await session.exchange("EHLO \(heloName)", step: "EHLO", expecting: 250)
@@ -77,7 +80,7 @@ final class SMTPConnection: Sendable {
             } else if settings.security == .none {
                 steps.append("no TLS (tls=none)")
             }
-            let connection = SMTPConnection(channel: channel, settings: settings, extensions: ehlo.extensions)
+            let connection = SMTPConnection(channel: channel, failure: failure, settings: settings, extensions: ehlo.extensions)
             if let mechanism = try await connection.authenticate() {
                 steps.append("authenticated as \(settings.username ?? "") (\(mechanism))")
             }
@@ -179,7 +182,15 @@ final class SMTPConnection: Sendable {
     ) async throws(MailTransportError) -> SMTPReply {
         let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
         let written = channel.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenFailure { _ in promise.fail(SMTPConnectionError.closed) }
+        let loop = channel.eventLoop
+        let failure = self.failure
+        written.futureResult.whenFailure { error in
+            // The handler fails `promise` with the reason as it sees the connection close (a TLS
+            // handshake failure, say). A write failing on that same close, or on a channel that closed
+            // before this command, must not win with a vaguer "closed": it waits one turn of the event
+            // loop (a second completion is ignored) and then reports the reason the handler recorded.
+            loop.execute { promise.fail(failure.value ?? (error is NIOSSLError ? .failed(error) : .closed)) }
+        }
         channel.writeAndFlush(SMTPRequest(bytes: bytes, timeout: timeout, startTLS: startTLS, promise: promise), promise: written)
         let reply: SMTPReply
         do {
