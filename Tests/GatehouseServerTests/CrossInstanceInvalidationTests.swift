@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseServer
 import GatehouseTesting
 import HummingbirdTesting
 import Testing

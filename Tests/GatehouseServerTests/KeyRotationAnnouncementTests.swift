@@ -1,0 +1,48 @@
+import Foundation
+import GatehouseCore
+import GatehouseServer
+import GatehouseTesting
+import HummingbirdTesting
+import Testing
+
+/// Issue 14, point 5: `gatehouse keys rotate` on any host; running instances sign with the new key at
+/// once (announced over NOTIFY), not at their next periodic reload (a minute).
+@Suite("Key rotation reaches running instances")
+struct KeyRotationAnnouncementTests {
+    static func signingKid(_ client: any TestClientProtocol, _ app: TestApp, email: String) async throws -> String? {
+        let tokens = try await client.signedIn(app, email: email).json?.objectValue
+        let access = tokens?["access_token"]?.stringValue ?? ""
+        let header = access.split(separator: ".").first.map(String.init) ?? ""
+        let json = Base64URLDecoding.decode(header)
+        return json?["kid"] as? String
+    }
+
+    @Test func aRotationOnAnotherHostIsUsedAtOnce() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let url = TestDatabase.postgres.freshURL().url
+        let key = Data(repeating: 5, count: 32).base64EncodedString()
+        let app = try await TestApp.make(database: .postgres) { configuration in
+            configuration.masterKey = key
+            configuration.databaseURL = url
+        }
+        try await app.router { client in
+            try await CrossInstanceInvalidationTests.waitForListeners(1, url: url)
+            let before = try #require(try await Self.signingKid(client, app, email: "k1@example.com"))
+            var cli = GatehouseConfiguration()
+            cli.databaseURL = url
+            cli.masterKey = key
+            cli.dataDirectory = app.directory.appendingPathComponent("cli").path
+            let lines = try await KeyAdministration.rotate(uses: [.accessToken], configuration: cli, logger: .init(label: "cli"))
+            #expect(lines.contains { $0.contains("were told") }, "\(lines)")
+            let deadline = Date().addingTimeInterval(2)
+            var after = before
+            var index = 2
+            while after == before, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                after = try #require(try await Self.signingKid(client, app, email: "k\(index)@example.com"))
+                index += 1
+            }
+            #expect(after != before, "the running instance signs with the new key within 2 s (its periodic reload is a minute away)")
+        }
+    }
+}
