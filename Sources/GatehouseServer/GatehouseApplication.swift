@@ -35,6 +35,13 @@ public struct GatehouseApplication: Sendable {
         get throws { try published.started().mailDispatcher }
     }
 
+    /// How many times this instance has started listening to the other instances' events (0: not yet;
+    /// each reconnection adds one); nil on SQLite, where one process owns the database.
+    /// - Throws: `internal_error` before the application has started.
+    public var eventChannelConnections: Int? {
+        get throws { try published.started().eventChannel?.connections }
+    }
+
     /// The open store.
     /// - Throws: `internal_error` before the application has started.
     public var store: SQLStore {

@@ -12,17 +12,8 @@ import Testing
 struct CrossInstanceInvalidationTests {
     static let masterKey = Data(repeating: 7, count: 32).base64EncodedString()
 
-    /// How many connections LISTEN on the store's channel (both instances must, before the test acts).
-    static func listeners(url: String) async throws -> Int {
-        let schema = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "search_path" }?.value)
-        var components = try #require(URLComponents(string: url))
-        components.queryItems = nil
-        let sql = "SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%gh_events_\(schema)%'"
-        let result = try await PythonScript.execute(["psql", components.string!, "-tAc", sql])
-        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
-
-    /// Ends the listening connections (as a PostgreSQL restart or a network cut would).
+    /// Ends every connection whose last statement was LISTEN on the store's channel (as a PostgreSQL
+    /// restart or a network cut would); returns how many.
     static func terminateListeners(url: String) async throws -> Int {
         let schema = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "search_path" }?.value)
         var components = try #require(URLComponents(string: url))
@@ -32,10 +23,14 @@ struct CrossInstanceInvalidationTests {
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    static func waitForListeners(_ count: Int, url: String) async throws {
+    /// Waits until each app has listened more than `after[i]` times (so: is listening, or listening again).
+    static func waitForListening(_ apps: [TestApp], after: [Int]? = nil) async throws {
         let deadline = Date().addingTimeInterval(10)
-        while try await listeners(url: url) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(try await listeners(url: url) == count, "both instances listen")
+        func done() throws -> Bool {
+            try apps.enumerated().allSatisfy { index, app in (try app.built.eventChannelConnections ?? 0) > (after?[index] ?? 0) }
+        }
+        while try !done(), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try done(), "every instance listens to the others")
     }
 
     /// Signs in on `a`, caches the session on `b`, signs out on `a`; returns how long `b` took to refuse.
@@ -76,9 +71,10 @@ struct CrossInstanceInvalidationTests {
         }
         try await first.router { a in
             try await second.router { b in
-                try await Self.waitForListeners(2, url: url)
-                #expect(try await Self.terminateListeners(url: url) == 2, "both listening connections cut")
-                try await Self.waitForListeners(2, url: url)
+                try await Self.waitForListening([first, second])
+                let before = try [first, second].map { try $0.built.eventChannelConnections ?? 0 }
+                #expect(try await Self.terminateListeners(url: url) >= 2, "both listening connections cut")
+                try await Self.waitForListening([first, second], after: before)
                 let latency = try await Self.signOutLatency(first, a, b, email: "cut@example.com")
                 #expect(latency != nil, "the other instance still served the ended session after 1 s")
             }
@@ -98,7 +94,7 @@ struct CrossInstanceInvalidationTests {
         }
         try await first.router { a in
             try await second.router { b in
-                try await Self.waitForListeners(2, url: url)
+                try await Self.waitForListening([first, second])
                 let latency = try #require(
                     try await Self.signOutLatency(first, a, b, email: "alice@example.com"),
                     "the other instance still served the ended session after 1 s"

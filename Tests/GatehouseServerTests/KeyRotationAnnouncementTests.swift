@@ -26,7 +26,7 @@ struct KeyRotationAnnouncementTests {
             configuration.databaseURL = url
         }
         try await app.router { client in
-            try await CrossInstanceInvalidationTests.waitForListeners(1, url: url)
+            try await CrossInstanceInvalidationTests.waitForListening([app])
             let before = try #require(try await Self.signingKid(client, app, email: "k1@example.com"))
             var cli = GatehouseConfiguration()
             cli.databaseURL = url

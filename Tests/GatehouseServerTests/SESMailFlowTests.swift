@@ -76,4 +76,45 @@ struct SESMailFlowTests {
             #expect(messages.last?.header("X-Gatehouse-Kind") == "password_changed", "the notice went out through SES too")
         }
     }
+
+    @Test("resend-code mails a new code that confirms; a registered address's sign-up and a password change mail their notices")
+    func resendNoticesAndChange() async throws {
+        let moto = try #require(MotoSES.shared)
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let sender = "accounts-\(tag)@acme.example"
+        let email = "fred-\(tag)@example.com"
+        let app = try await Self.start(moto, sender: sender)
+        try await app.live { client in
+            #expect(
+                try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": .string(Self.password)]).status == .created
+            )
+            app.clock.advance(by: 61)
+            #expect(try await client.send(.post, "/auth/resend-code", json: ["email": .string(email)]).status == .ok)
+            var messages = try await Self.delivered(app, moto, from: sender, to: email)
+            try #require(messages.count == 2, "moto holds \(messages.count) messages for the user")
+            let first = try #require(messages[0].code)
+            let second = try #require(messages[1].code)
+            #expect(messages.map { $0.header("X-Gatehouse-Kind") } == ["confirm_signup", "confirm_signup"] && first != second)
+            let confirm = try await client.send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(second)])
+            #expect(confirm.status == .ok)
+
+            app.clock.advance(by: 61)
+            let again = try await client.send(.post, "/auth/signup", json: ["email": .string(email), "password": "another horse 12"])
+            #expect(again.status == .created, "the same answer as for a new address")
+            messages = try await Self.delivered(app, moto, from: sender, to: email)
+            #expect(messages.last?.header("X-Gatehouse-Kind") == "already_registered")
+            #expect(messages.last?.code == nil, "a notice carries no code")
+
+            let signIn = try await client.send(.post, "/auth/signin", json: ["email": .string(email), "password": .string(Self.password)])
+            let change = try await client.send(
+                .post,
+                "/auth/password/change",
+                json: ["current_password": .string(Self.password), "new_password": "changed horse 11"],
+                bearer: signIn.string("access_token")
+            )
+            #expect(change.status == .ok)
+            messages = try await Self.delivered(app, moto, from: sender, to: email)
+            #expect(messages.last?.header("X-Gatehouse-Kind") == "password_changed")
+        }
+    }
 }

@@ -220,7 +220,8 @@ extension GatehouseRuntime {
             store: store,
             provider: provider,
             appleVault: socialParts.vault,
-            mailDispatcher: mailDispatcher
+            mailDispatcher: mailDispatcher,
+            eventChannel: eventChannel
         )
         return (runtime, runtimeServices)
     }

@@ -20,6 +20,8 @@ final class GatehouseRuntime: Sendable {
     let provider: any IdentityProvider
     let appleVault: AppleTokenVault?
     let mailDispatcher: MailDispatcher
+    /// Domain events to and from the other instances (PostgreSQL); nil on SQLite.
+    let eventChannel: (any StoreEventChannel)?
 
     init(
         responder: RouterResponder<GatehouseRequestContext>,
@@ -28,7 +30,8 @@ final class GatehouseRuntime: Sendable {
         store: SQLStore,
         provider: any IdentityProvider,
         appleVault: AppleTokenVault?,
-        mailDispatcher: MailDispatcher
+        mailDispatcher: MailDispatcher,
+        eventChannel: (any StoreEventChannel)?
     ) {
         self.responder = responder
         self.routes = routes
@@ -37,6 +40,7 @@ final class GatehouseRuntime: Sendable {
         self.provider = provider
         self.appleVault = appleVault
         self.mailDispatcher = mailDispatcher
+        self.eventChannel = eventChannel
     }
 
     /// What `buildApplication` made without I/O and the runtime is assembled around.

@@ -25,6 +25,7 @@ final class PostgresEventChannel: StoreEventChannel, Service {
     private let logger: Logger
     private let outgoing: AsyncStream<DomainEvent>
     private let queue: AsyncStream<DomainEvent>.Continuation
+    private let listens = Mutex(0)
     private let handlers = Mutex<(remote: (@Sendable ([DomainEvent]) -> Void)?, trust: (@Sendable (Bool) -> Void)?)>((nil, nil))
 
     init(client: PostgresClient, schema: String?, instance: String, logger: Logger) {
@@ -39,6 +40,8 @@ final class PostgresEventChannel: StoreEventChannel, Service {
         handlers.withLock { $0 = (onRemote, onTrust) }
         onTrust(false)
     }
+
+    var connections: Int { listens.withLock { $0 } }
 
     func send(_ event: DomainEvent) {
         queue.yield(event)
@@ -80,6 +83,7 @@ final class PostgresEventChannel: StoreEventChannel, Service {
                     try await connection.listen(on: self.channel) { notifications in
                         delay = .milliseconds(100)
                         self.trust(true)
+                        self.listens.withLock { $0 += 1 }
                         self.logger.debug("listening for the other instances' events")
                         for try await notification in notifications {
                             self.receive(notification.payload)

@@ -12,6 +12,10 @@ public protocol StoreEventChannel: Service, Sendable {
     ///   - onTrust: `true` while the channel listens, `false` while events might be missed.
     func connect(onRemote: @escaping @Sendable ([DomainEvent]) -> Void, onTrust: @escaping @Sendable (Bool) -> Void)
 
+    /// How many times the channel has started listening (0 before the first time); a reconnection
+    /// adds one. For tests and operators.
+    var connections: Int { get }
+
     /// Queues one of this instance's events for the others; never blocks.
     /// - Parameter event: What happened here.
     func send(_ event: DomainEvent)
