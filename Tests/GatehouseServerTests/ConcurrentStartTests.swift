@@ -10,17 +10,7 @@ import Testing
 struct ConcurrentStartTests {
     @Test func threeInstancesOnAnEmptyDatabaseMigrateOnceAndAllStart() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
-        let url = TestDatabase.postgres.freshURL().url
-        let key = Data(repeating: 9, count: 32).base64EncodedString()
-        var apps: [TestApp] = []
-        for _ in 0..<3 {
-            apps.append(
-                try await TestApp.make(database: .postgres) { configuration in
-                    configuration.masterKey = key
-                    configuration.databaseURL = url
-                }
-            )
-        }
+        let apps = try await CrossInstanceInvalidationTests.instances(3).apps
         let started = try await withThrowingTaskGroup(of: Int.self) { group in
             for app in apps {
                 group.addTask {

@@ -12,6 +12,22 @@ import Testing
 struct CrossInstanceInvalidationTests {
     static let masterKey = Data(repeating: 7, count: 32).base64EncodedString()
 
+    /// `count` instances of one deployment: one fresh PostgreSQL schema, one master key.
+    /// - Returns: The database URL and the apps (not started).
+    static func instances(_ count: Int) async throws -> (url: String, apps: [TestApp]) {
+        let url = TestDatabase.postgres.freshURL().url
+        var apps: [TestApp] = []
+        for _ in 0..<count {
+            apps.append(
+                try await TestApp.make(database: .postgres) { configuration in
+                    configuration.masterKey = Self.masterKey
+                    configuration.databaseURL = url
+                }
+            )
+        }
+        return (url, apps)
+    }
+
     /// Ends every connection whose last statement was LISTEN on the store's channel (as a PostgreSQL
     /// restart or a network cut would); returns how many.
     static func terminateListeners(url: String) async throws -> Int {
@@ -60,15 +76,8 @@ struct CrossInstanceInvalidationTests {
     /// and a sign-out still reaches the other instance.
     @Test func theChannelComesBackAfterItsConnectionIsCut() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
-        let url = TestDatabase.postgres.freshURL().url
-        let first = try await TestApp.make(database: .postgres) { configuration in
-            configuration.masterKey = Self.masterKey
-            configuration.databaseURL = url
-        }
-        let second = try await TestApp.make(database: .postgres) { configuration in
-            configuration.masterKey = Self.masterKey
-            configuration.databaseURL = url
-        }
+        let (url, instances) = try await Self.instances(2)
+        let (first, second) = (instances[0], instances[1])
         try await first.router { a in
             try await second.router { b in
                 try await Self.waitForListening([first, second])
@@ -83,15 +92,8 @@ struct CrossInstanceInvalidationTests {
 
     @Test func aSessionEndedOnOneInstanceIsRefusedByTheOtherAtOnce() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
-        let url = TestDatabase.postgres.freshURL().url
-        let first = try await TestApp.make(database: .postgres) { configuration in
-            configuration.masterKey = Self.masterKey
-            configuration.databaseURL = url
-        }
-        let second = try await TestApp.make(database: .postgres) { configuration in
-            configuration.masterKey = Self.masterKey
-            configuration.databaseURL = url
-        }
+        let (url, instances) = try await Self.instances(2)
+        let (first, second) = (instances[0], instances[1])
         try await first.router { a in
             try await second.router { b in
                 try await Self.waitForListening([first, second])

@@ -19,18 +19,14 @@ struct KeyRotationAnnouncementTests {
 
     @Test func aRotationOnAnotherHostIsUsedAtOnce() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
-        let url = TestDatabase.postgres.freshURL().url
-        let key = Data(repeating: 5, count: 32).base64EncodedString()
-        let app = try await TestApp.make(database: .postgres) { configuration in
-            configuration.masterKey = key
-            configuration.databaseURL = url
-        }
+        let (url, apps) = try await CrossInstanceInvalidationTests.instances(1)
+        let app = apps[0]
         try await app.router { client in
             try await CrossInstanceInvalidationTests.waitForListening([app])
             let before = try #require(try await Self.signingKid(client, app, email: "k1@example.com"))
             var cli = GatehouseConfiguration()
             cli.databaseURL = url
-            cli.masterKey = key
+            cli.masterKey = CrossInstanceInvalidationTests.masterKey
             cli.dataDirectory = app.directory.appendingPathComponent("cli").path
             let lines = try await KeyAdministration.rotate(uses: [.accessToken], configuration: cli, logger: .init(label: "cli"))
             #expect(lines.contains { $0.contains("were told") }, "\(lines)")
