@@ -33,6 +33,27 @@ final class ScriptedTransport: MailTransport {
     var ids: [String] { sent.withLock { $0.map(\.id) } }
 }
 
+/// Delivers at once, except to one recipient, whose message hangs until the task is cancelled.
+final class OneHangingTransport: MailTransport {
+    let name = "one-hanging"
+    let hangingRecipient: String
+    private let sent = Mutex<[String]>([])
+
+    init(hangingRecipient: String) {
+        self.hangingRecipient = hangingRecipient
+    }
+
+    func send(_ mail: OutgoingMail) async throws {
+        if mail.recipient == hangingRecipient { try await Task.sleep(for: .seconds(3600)) }
+        sent.withLock { $0.append(mail.recipient) }
+    }
+
+    func check() async throws -> [String] { [] }
+    func shutdown() async {}
+
+    var recipients: [String] { sent.withLock { $0 } }
+}
+
 /// Counts what the delivery service reports.
 final class CountingObserver: MailDeliveryObserver {
     let counts = Mutex([String: Int]())
@@ -263,6 +284,21 @@ struct MailQueueTests {
             let later = h.clock.now().addingTimeInterval(1)
             #expect(try await h.store.write { try await $0.purgeMail(before: later) } == 2, "the two sent rows")
             #expect(try await h.store.read { try await $0.mailQueueCounts() }.queued == 1, "the waiting one stays")
+        }
+    }
+
+    /// A message the mail server never answers holds its own slot, not the messages queued after it.
+    @Test func aHungMessageDoesNotHoldUpTheOthers() async throws {
+        try await PoolHarness.run { h in
+            try await Self.enqueue(h, count: 12)  // user0 … user11, oldest first
+            let transport = OneHangingTransport(hangingRecipient: "user0@example.com")
+            let dispatcher = try Self.dispatcher(h, transport: transport)
+            let pass = Task { try await dispatcher.deliverDue() }
+            let deadline = Date().addingTimeInterval(10)
+            while transport.recipients.count < 11, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(transport.recipients.count == 11, "every other message went out while the first one hung")
+            pass.cancel()
+            _ = try? await pass.value
         }
     }
 }

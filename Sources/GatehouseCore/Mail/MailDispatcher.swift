@@ -84,37 +84,52 @@ public final class MailDispatcher: Sendable {
         }
     }
 
-    /// One pass: claims due messages (a batch at a time) and sends them, until none is due.
+    /// One pass: keeps up to ``MailDeliverySettings/concurrency`` messages in flight, claiming more as
+    /// sends finish, until none is due. A slow or hung message holds only its own slot (until the
+    /// transport's timeout), not the messages behind it.
     /// - Returns: How many messages were attempted.
-    /// - Throws: The store's error when the queue cannot be read or updated.
+    /// - Throws: The store's error when the queue cannot be read or updated (sends already started
+    ///   finish first).
     @discardableResult
     public func deliverDue() async throws -> Int {
         beginPass()
         defer { endPass() }
-        var attempted = 0
-        while !Task.isCancelled {
-            let now = clock.now()
-            let lease = random.token(bytes: 12)
-            let batch = settings.concurrency * 2
-            let claimed = try await store.write { tx in
-                try await tx.claimDueMail(now: now, lease: lease, leaseUntil: now.addingTimeInterval(self.settings.lease), limit: batch)
-            }
-            if claimed.isEmpty { break }
-            attempted += claimed.count
-            await withTaskGroup(of: Void.self) { group in
-                var next = claimed.makeIterator()
-                for _ in 0..<min(settings.concurrency, claimed.count) {
-                    if let mail = next.next() { group.addTask { await self.attempt(mail, lease: lease) } }
+        let attempted = try await withThrowingTaskGroup(of: Void.self) { group in
+            var attempted = 0
+            var running = 0
+            var waiting: [(mail: QueuedMail, lease: String)] = []
+            var drained = false
+            while !Task.isCancelled {
+                while running < settings.concurrency {
+                    if waiting.isEmpty, !drained {
+                        let claimed = try await claim(limit: settings.concurrency - running)
+                        drained = claimed.isEmpty
+                        waiting = claimed
+                    }
+                    guard !waiting.isEmpty else { break }
+                    let next = waiting.removeFirst()
+                    group.addTask { await self.attempt(next.mail, lease: next.lease) }
+                    running += 1
+                    attempted += 1
                 }
-                while await group.next() != nil {
-                    if let mail = next.next() { group.addTask { await self.attempt(mail, lease: lease) } }
-                }
+                guard running > 0 else { break }
+                try await group.next()
+                running -= 1
             }
-            if claimed.count < batch { break }
+            return attempted
         }
         let counts = try await store.read { try await $0.mailQueueCounts() }
         observer.queueDepth(queued: counts.queued, dead: counts.dead)
         return attempted
+    }
+
+    /// Claims up to `limit` due messages under a new lease.
+    private func claim(limit: Int) async throws -> [(mail: QueuedMail, lease: String)] {
+        let now = clock.now()
+        let lease = random.token(bytes: 12)
+        let leaseUntil = now.addingTimeInterval(settings.lease)
+        let claimed = try await store.write { tx in try await tx.claimDueMail(now: now, lease: lease, leaseUntil: leaseUntil, limit: limit) }
+        return claimed.map { ($0, lease) }
     }
 
     /// Returns once nothing is due and no pass is running (tests: "the mail of the request just made has
