@@ -63,9 +63,20 @@ final class PostgresBackend: SQLBackend {
         if let schema = try Self.schema(from: url) {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
-        configuration.options.maximumConnections = 20
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = try Self.integer("pool_size", in: components, range: 1...500) ?? 20
+        configuration.options.connectTimeout = .seconds(Int64(try Self.integer("connect_timeout", in: components, range: 1...120) ?? 5))
         return configuration
+    }
+
+    /// A whole-number query parameter of the URL (`pool_size`, `connect_timeout`), checked.
+    static func integer(_ name: String, in components: URLComponents, range: ClosedRange<Int>) throws -> Int? {
+        guard let text = components.queryItems?.first(where: { $0.name == name })?.value else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw GatehouseError.internalError(
+                cause: "GATEHOUSE_DATABASE_URL: \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+            )
+        }
+        return value
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

@@ -1,0 +1,25 @@
+import Foundation
+import GatehouseCore
+import Testing
+
+@testable import GatehouseStore
+
+/// The PostgreSQL pool's size and connect timeout come from GATEHOUSE_DATABASE_URL (issue 14, point 6).
+@Suite("PostgreSQL URL: pool size and connect timeout")
+struct PostgresURLTests {
+    @Test func poolSizeAndConnectTimeoutAreRead() throws {
+        let url = try #require(URL(string: "postgres://u:p@db.example:5433/app?sslmode=disable&pool_size=50&connect_timeout=2"))
+        let configuration = try PostgresBackend.configuration(from: url)
+        #expect(configuration.options.maximumConnections == 50)
+        #expect(configuration.options.connectTimeout == .seconds(2))
+        let defaults = try PostgresBackend.configuration(from: try #require(URL(string: "postgres://u@db.example/app")))
+        #expect(defaults.options.maximumConnections == 20 && defaults.options.connectTimeout == .seconds(5))
+    }
+
+    @Test(arguments: ["pool_size=0", "pool_size=many", "pool_size=501", "connect_timeout=0", "connect_timeout=121"])
+    func outOfRangeValuesNameTheVariable(_ query: String) throws {
+        let url = try #require(URL(string: "postgres://u:secret@db.example/app?\(query)"))
+        let error = #expect(throws: GatehouseError.self) { try PostgresBackend.configuration(from: url) }
+        #expect(error?.cause?.contains("GATEHOUSE_DATABASE_URL") == true && error?.cause?.contains("secret") == false)
+    }
+}
