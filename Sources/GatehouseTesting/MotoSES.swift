@@ -51,28 +51,10 @@ public final class MotoSES: Sendable {
     public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
     private init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)), let endpoint = info["endpoint"]?.stringValue else {
-            process.terminate()
-            throw GatehouseError.internalError(cause: "moto_ses.py printed no endpoint: \(String(decoding: line, as: UTF8.self))")
-        }
-        self.endpoint = endpoint
-        self.process = process
-        self.input = input
+        let server = try PythonServer(script: Self.script)
+        endpoint = try server.string("endpoint")
+        process = server.process
+        input = server.input
     }
 
     /// Settings pointing at the emulator.

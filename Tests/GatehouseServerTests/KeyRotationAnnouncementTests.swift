@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
 import HummingbirdTesting
@@ -13,8 +14,8 @@ struct KeyRotationAnnouncementTests {
         let tokens = try await client.signedIn(app, email: email).json?.objectValue
         let access = tokens?["access_token"]?.stringValue ?? ""
         let header = access.split(separator: ".").first.map(String.init) ?? ""
-        let json = Base64URLDecoding.decode(header)
-        return json?["kid"] as? String
+        let json = Base64URL.decode(header).flatMap { try? StrictJSONParser().parse($0) }
+        return json?.objectValue?["kid"]?.stringValue
     }
 
     @Test func aRotationOnAnotherHostIsUsedAtOnce() async throws {

@@ -50,37 +50,15 @@ final class MotoCognito: Sendable {
     static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
     private init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)),
-            let endpoint = info["endpoint"]?.stringValue, let pool = info["userPoolId"]?.stringValue, let client = info["clientId"]?.stringValue,
-            let jwks = info["jwksUrl"]?.stringValue, let badPool = info["badUserPoolId"]?.stringValue,
-            let badClient = info["badClientId"]?.stringValue
-        else {
-            process.terminate()
-            throw GatehouseError.internalError(cause: "moto_shim.py printed no endpoint: \(String(decoding: line, as: UTF8.self))")
-        }
-        self.endpoint = endpoint
-        self.userPoolID = pool
-        self.clientID = client
-        self.jwksURL = jwks
-        self.badUserPoolID = badPool
-        self.badClientID = badClient
-        self.process = process
-        self.input = input
+        let server = try PythonServer(script: Self.script)
+        endpoint = try server.string("endpoint")
+        userPoolID = try server.string("userPoolId")
+        clientID = try server.string("clientId")
+        jwksURL = try server.string("jwksUrl")
+        badUserPoolID = try server.string("badUserPoolId")
+        badClientID = try server.string("badClientId")
+        process = server.process
+        input = server.input
     }
 
     /// Settings for the well-configured pool (or the misconfigured one).

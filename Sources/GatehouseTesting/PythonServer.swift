@@ -1,0 +1,55 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+
+/// A Python helper server started for the tests (moto's Cognito or SES): it prints one JSON object on
+/// its first line and serves until its standard input closes, so it dies with the test process.
+// `Process` and `Pipe` are not `Sendable`; the holders only keep them alive and terminate them.
+public struct PythonServer: @unchecked Sendable {
+    /// The running interpreter.
+    public let process: Process
+    /// Kept open while the server should live.
+    public let input: Pipe
+    /// The object the script printed.
+    package let info: [String: JSONValue]
+
+    /// Starts `script` and reads its first line.
+    /// - Parameter script: The Python file.
+    /// - Throws: `internal_error` with what was printed when the first line is not a JSON object.
+    public init(script: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        guard case .object(let info)? = try? StrictJSONParser().parse(Array(line)) else {
+            process.terminate()
+            throw GatehouseError.internalError(cause: "\(script.lastPathComponent) printed: \(String(decoding: line, as: UTF8.self))")
+        }
+        self.process = process
+        self.input = input
+        self.info = info
+    }
+
+    /// A string the script printed.
+    /// - Parameter key: Its name.
+    /// - Returns: The value.
+    /// - Throws: `internal_error` when it is missing (the server is stopped).
+    public func string(_ key: String) throws -> String {
+        guard let value = info[key]?.stringValue else {
+            process.terminate()
+            throw GatehouseError.internalError(cause: "the helper server printed no \(key)")
+        }
+        return value
+    }
+}
