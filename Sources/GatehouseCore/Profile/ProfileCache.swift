@@ -13,10 +13,15 @@ public final class ProfileCache: Sendable {
     private let clock: any TimeSource
     private let ttl: TimeInterval
     private let maxEntries: Int
-    private let entries = Mutex<[String: Entry]>([:])
-    /// False while another instance's changes might be missed (the cross-instance channel is down):
-    /// nothing is served from the cache then.
-    private let trusted = Mutex(true)
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// False while another instance's changes might be missed (the cross-instance channel is down):
+        /// nothing is served from the cache then, and nothing is added.
+        var trusted = true
+    }
+
+    /// One lock for both, so a GET /me cache hit takes one lock.
+    private let state = Mutex(State())
 
     /// An empty cache.
     /// - Parameters:
@@ -30,7 +35,7 @@ public final class ProfileCache: Sendable {
     }
 
     func get(_ sub: String) -> ProfileView? {
-        guard ttl > 0, trusted.withLock({ $0 }), let entry = entries.withLock({ $0[sub] }) else { return nil }
+        guard ttl > 0, let entry = state.withLock({ $0.trusted ? $0.entries[sub] : nil }) else { return nil }
         let age = clock.now().timeIntervalSince(entry.cachedAt)
         return age >= 0 && age < ttl ? entry.view : nil
     }
@@ -38,9 +43,10 @@ public final class ProfileCache: Sendable {
     func put(_ view: ProfileView) {
         guard ttl > 0 else { return }
         let now = clock.now()
-        entries.withLock { entries in
-            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
-            entries[view.profile.sub] = Entry(view: view, cachedAt: now)
+        state.withLock { state in
+            guard state.trusted else { return }
+            if state.entries.count >= maxEntries { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[view.profile.sub] = Entry(view: view, cachedAt: now)
         }
     }
 
@@ -48,13 +54,15 @@ public final class ProfileCache: Sendable {
     /// made elsewhere meanwhile may have been missed.
     /// - Parameter value: Whether other instances' changes reach this process.
     public func setTrusted(_ value: Bool) {
-        trusted.withLock { $0 = value }
-        entries.withLock { $0.removeAll() }
+        state.withLock { state in
+            state.trusted = value
+            state.entries.removeAll()
+        }
     }
 
     /// Forgets a user's profile (call after the change committed).
     /// - Parameter sub: The user whose profile changed or was deleted.
     public func invalidate(_ sub: String) {
-        _ = entries.withLock { $0.removeValue(forKey: sub) }
+        _ = state.withLock { $0.entries.removeValue(forKey: sub) }
     }
 }
