@@ -121,7 +121,7 @@ public final class SQLStore: GatehouseStore {
     /// - Returns: The channel, or nil.
     public func eventChannel(instance: String, logger: Logger) -> (any StoreEventChannel)? {
         guard let postgres = backend as? PostgresBackend else { return nil }
-        return PostgresEventChannel(client: postgres.client, schema: postgres.schema, instance: instance, logger: logger)
+        return PostgresEventChannel(backend: postgres, instance: instance, logger: logger)
     }
 
     /// Tells the running instances about events from a one-off process (`gatehouse keys rotate`):
@@ -133,9 +133,7 @@ public final class SQLStore: GatehouseStore {
         let channel = PostgresEventChannel.channelName(schema: postgres.schema)
         for event in events {
             for payload in PostgresEventChannel.payloads(event, instance: "cli") {
-                try await postgres.client.withConnection { connection in
-                    _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
-                }
+                try await postgres.notify(channel: channel, payload: payload)
             }
         }
     }

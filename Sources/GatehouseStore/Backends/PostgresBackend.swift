@@ -16,10 +16,15 @@ final class PostgresBackend: SQLBackend {
 
     /// The schema named by `?search_path=` in the URL: Gatehouse's tables live there.
     let schema: String?
+    /// How long a store operation waits for a pooled connection, and how long it may then run.
+    let timeouts: PostgresTimeouts
 
     init(url: URL, logger: Logger) throws {
         self.schema = try Self.schema(from: url)
-        self.client = PostgresClient(configuration: try Self.configuration(from: url), backgroundLogger: logger)
+        self.timeouts = try PostgresTimeouts(url: url)
+        var configuration = try Self.configuration(from: url)
+        configuration.options.additionalStartupParameters.append(("statement_timeout", "\(timeouts.statementMilliseconds)"))
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }
 
@@ -80,23 +85,47 @@ final class PostgresBackend: SQLBackend {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+        try await timeouts.bounded(client) { connection in
+            try await body(GuardedPostgresDatabase(connection))
         }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await timeouts.bounded(client) { connection in try await Self.transaction(connection, body) }
+    }
+
+    /// Migrations may wait for another instance's migration and may run long: no client-side bound,
+    /// and no server-side statement timeout for this transaction.
+    func migrationWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let db = connection.sql(queryLogLevel: nil)
-            try await db.raw("BEGIN").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
+            try await Self.transaction(connection) { db in
+                try await db.raw("SET LOCAL statement_timeout = 0").run()
+                return try await body(db)
             }
+        }
+    }
+
+    private static func transaction<T: Sendable>(
+        _ connection: PostgresConnection,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let db = GuardedPostgresDatabase(connection)
+        try await db.raw("BEGIN").run()
+        do {
+            let result = try await body(db)
+            try await db.raw("COMMIT").run()
+            return result
+        } catch {
+            // On a closed connection there is nothing to roll back: the server already has.
+            if !connection.isClosed { try? await db.raw("ROLLBACK").run() }
+            throw error
+        }
+    }
+
+    /// `NOTIFY channel, payload` on a pooled connection, within the store's time bounds.
+    func notify(channel: String, payload: String) async throws {
+        try await timeouts.bounded(client) { connection in
+            _ = try await GuardedPostgresDatabase(connection).raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").all()
         }
     }
 
@@ -105,6 +134,7 @@ final class PostgresBackend: SQLBackend {
     }
 
     func isUnavailable(_ error: any Error) -> Bool {
+        if error is PostgresTimeouts.Expired || error is GuardedPostgresDatabase.Closed { return true }
         guard let error = error as? PSQLError else {
             // The pool's own errors (lease timeouts, shut down) and NIO's connect failures.
             let type = String(describing: Swift.type(of: error))
@@ -112,8 +142,9 @@ final class PostgresBackend: SQLBackend {
                 || type.contains("NIOConnectionError")
         }
         if let state = error.serverInfo?[.sqlState] {
-            // 08: connection exceptions, 53: insufficient resources, 57P: operator intervention (shutdown).
-            return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P")
+            // 08: connection exceptions, 53: insufficient resources, 57P: operator intervention (shutdown),
+            // 57014: cancelled by the statement timeout.
+            return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state == "57014"
         }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
@@ -128,7 +159,7 @@ final class PostgresBackend: SQLBackend {
         guard let schema else { return }
         // Under the migration lock: two instances creating the schema at once would otherwise race on the
         // catalog (one fails with a unique violation). The name was checked to be a plain identifier.
-        try await write { db in
+        try await migrationWrite { db in
             try await self.lockForMigration(db)
             try await db.raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
         }

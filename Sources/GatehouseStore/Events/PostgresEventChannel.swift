@@ -20,7 +20,8 @@ final class PostgresEventChannel: StoreEventChannel, Service {
     /// NOTIFY payloads must stay under 8000 bytes; a long list of ended sessions is split.
     static let maxPayload = 7000
 
-    private let client: PostgresClient
+    private let backend: PostgresBackend
+    private var client: PostgresClient { backend.client }
     private let instance: String
     private let logger: Logger
     private let outgoing: AsyncStream<DomainEvent>
@@ -28,9 +29,9 @@ final class PostgresEventChannel: StoreEventChannel, Service {
     private let listens = Mutex(0)
     private let handlers = Mutex<(remote: (@Sendable ([DomainEvent]) -> Void)?, trust: (@Sendable (Bool) -> Void)?)>((nil, nil))
 
-    init(client: PostgresClient, schema: String?, instance: String, logger: Logger) {
-        self.client = client
-        self.channel = Self.channelName(schema: schema)
+    init(backend: PostgresBackend, instance: String, logger: Logger) {
+        self.backend = backend
+        self.channel = Self.channelName(schema: backend.schema)
         self.instance = instance
         self.logger = logger
         (outgoing, queue) = AsyncStream.makeStream(of: DomainEvent.self, bufferingPolicy: .bufferingNewest(10_000))
@@ -64,9 +65,9 @@ final class PostgresEventChannel: StoreEventChannel, Service {
         for await event in outgoing {
             for payload in Self.payloads(event, instance: instance) {
                 do {
-                    try await client.withConnection { connection in
-                        _ = try await connection.query("SELECT pg_notify(\(self.channel), \(payload))", logger: self.logger)
-                    }
+                    // Bounded and refused on a closed connection: a NOTIFY sent as PostgreSQL went away
+                    // must not stop this loop for good.
+                    try await backend.notify(channel: channel, payload: payload)
                 } catch {
                     logger.warning("could not notify the other instances", metadata: ["error": .string("\(error)")])
                 }

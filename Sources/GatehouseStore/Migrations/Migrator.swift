@@ -24,7 +24,7 @@ struct Migrator: Sendable {
     func appliedVersions() async throws -> Set<Int> {
         try await backend.prepareForMigration()
         let backend = self.backend
-        return try await backend.write { db in
+        return try await backend.migrationWrite { db in
             // `CREATE TABLE IF NOT EXISTS` is not safe against a concurrent twin on PostgreSQL (both see
             // no table, one fails on the catalog's unique index): instances starting together take turns.
             try await backend.lockForMigration(db)
@@ -46,7 +46,7 @@ struct Migrator: Sendable {
         var applied: [Migration] = []
         for migration in migrations {
             let backend = self.backend
-            let didApply = try await backend.write { db in
+            let didApply = try await backend.migrationWrite { db in
                 try await backend.lockForMigration(db)
                 let done = try await db.raw("SELECT version FROM gh_schema_migrations WHERE version = \(bind: migration.version)").first()
                 if done != nil { return false }
