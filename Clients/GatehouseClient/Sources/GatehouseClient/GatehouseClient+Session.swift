@@ -54,7 +54,9 @@ extension GatehouseClient {
         try end(.signedOut)
     }
 
-    /// Sends a request to your own API with the bearer token; after a 401 it refreshes once and retries.
+    /// Sends a request to your own API with the bearer token; after a 401 that refuses the token (see below) it
+    /// refreshes once and retries. A 401 counts as a refused token when its body has no contract code or the
+    /// code `unauthorized`; any other code (such as `invalid_credentials`) is returned as it is.
     ///
     /// - Parameter request: The request to your API; its `Authorization` header is set here.
     /// - Returns: Your API's answer, whatever its status (a second 401 included).
@@ -65,7 +67,7 @@ extension GatehouseClient {
         var first = request
         first.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await transmit(first)
-        guard response.statusCode == 401 else { return (data, response) }
+        guard Self.isTokenRejection(data, response) else { return (data, response) }
         let fresh = try await refreshAfterRejection(of: token)
         var second = request
         second.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
@@ -144,6 +146,22 @@ extension GatehouseClient {
             if session?.refreshToken == current.refreshToken { try end(.sessionExpired) }
             throw error
         }
+    }
+
+    /// Whether a response says the bearer token itself was refused, so a refresh and one retry can help:
+    /// a 401 whose body is the contract's `unauthorized` (or has no contract code, as your own API may answer)
+    /// and whose `WWW-Authenticate` names no error other than `invalid_token`. A 401 with any other code
+    /// (`invalid_credentials` for a wrong current password) is the answer, not a token problem.
+    static func isTokenRejection(_ data: Data, _ response: HTTPURLResponse) -> Bool {
+        guard response.statusCode == 401 else { return false }
+        if let challenge = response.value(forHTTPHeaderField: "WWW-Authenticate")?.lowercased(), challenge.contains("error="),
+            !challenge.contains("invalid_token")
+        {
+            return false
+        }
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard let code = (object?["error"] as? [String: Any])?["code"] as? String else { return true }
+        return code == "unauthorized"
     }
 
     /// After a 401: refresh unless another caller already replaced the rejected token.

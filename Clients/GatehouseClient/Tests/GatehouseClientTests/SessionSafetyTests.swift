@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import GatehouseClient
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The session's correctness under failures: which 401s refresh, a store that refuses writes or
+/// deletions, and a refresh left over from an earlier session (issue 15, bugs 1 to 4).
+@Suite("Session safety: 401s, store failures, stale refreshes")
+struct SessionSafetyTests {
+    static let stored = Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: .distantFuture)
+
+    func client(_ transport: StubTransport, store: any TokenStore, clock: ManualClock = ManualClock()) -> GatehouseClient {
+        GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport, now: { clock.now })
+    }
+
+    @Test func aWrongCurrentPasswordIsNotRetriedAfterARefresh() async throws {
+        let transport = StubTransport { request in
+            switch request.url!.path {
+            case "/auth/password/change": return (401, [:], StubTransport.error("invalid_credentials", "Incorrect password."))
+            case "/auth/refresh": return (200, [:], StubTransport.tokens("2"))
+            default: return (404, [:], StubTransport.error("not_found"))
+            }
+        }
+        let client = client(transport, store: InMemoryTokenStore(Self.stored))
+        await expectError(.invalidCredentials) { try await client.changePassword(current: "wrong", new: "new password 1") }
+        #expect(transport.requests(to: "/auth/password/change").count == 1, "one attempt, counted once by the throttle")
+        #expect(transport.requests(to: "/auth/refresh").isEmpty, "the refresh token is not rotated")
+    }
+
+    @Test func onlyUnauthorizedIsRetriedAfterARefresh() async throws {
+        let transport = StubTransport { request in
+            if request.url!.path == "/auth/refresh" { return (200, [:], StubTransport.tokens("2")) }
+            if request.url!.path == "/api/refused" { return (401, [:], StubTransport.error("invalid_credentials")) }
+            if request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2" { return (200, [:], StubTransport.json([:])) }
+            if request.url!.path == "/api/bare" { return (401, [:], Data()) }
+            return (401, ["WWW-Authenticate": #"Bearer error="invalid_token""#], StubTransport.error("unauthorized"))
+        }
+        let client = client(transport, store: InMemoryTokenStore(Self.stored))
+        try await client.changePassword(current: "right", new: "new password 1")
+        #expect(transport.requests(to: "/auth/password/change").count == 2 && transport.requests(to: "/auth/refresh").count == 1)
+        // Your own API: a 401 without a contract body (or with `unauthorized`) is retried; another code is not.
+        #expect(try await client.send(URLRequest(url: base.appendingPathComponent("api/refused"))).1.statusCode == 401)
+        #expect(transport.requests(to: "/api/refused").count == 1 && transport.requests(to: "/auth/refresh").count == 1)
+    }
+}
