@@ -245,6 +245,7 @@ public final class AuthModel {
         switch error {
         case .transport: return "Can't reach the server. Check your connection and try again."
         case .notSignedIn: return "Please sign in."
+        case .storage: return "Your sign-in can't be saved on this device right now. Unlock it and try again."
         case .invalidResponse: return "Something went wrong. Please try again."
         case .server(let server):
             switch server.code {

@@ -12,13 +12,16 @@ extension GatehouseClient {
     /// There is rarely a need to: ``validAccessToken()`` and ``send(_:)`` refresh ahead of expiry.
     ///
     /// - Returns: The new session (already stored); ``AuthEvent/tokenRefreshed`` is emitted.
-    /// - Throws: ``GatehouseError``: `notSignedIn`; `invalidGrant` when the server refused the refresh token
+    /// - Throws: ``GatehouseError``: `notSignedIn`; `storage` when the store refused the new session (it is
+    ///   kept in memory and used, and the write is retried on every later call); `invalidGrant` when the server refused the refresh token
     ///   (the session is cleared and ``AuthEvent/sessionExpired`` emitted: show sign-in); a transport failure
     ///   keeps the session, so try again later.
     @discardableResult
     public func refresh() async throws -> Session {
         guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
-        return try await refreshed(from: current)
+        let new = try await refreshed(from: current)
+        if unsaved == new, let failure = flushUnsaved() { throw GatehouseError.storage(failure) }
+        return new
     }
 
     /// A valid access token: the stored one, or a refreshed one when it is about to expire.
@@ -86,21 +89,50 @@ extension GatehouseClient {
 
     func loadedSession() throws -> Session? {
         if !loaded {
-            session = try store.load()
+            do {
+                session = try store.load()
+            } catch {
+                throw GatehouseError.storage(StorageFailure(.load, error))
+            }
             loaded = true
         }
+        flushUnsaved()
         return session
     }
 
-    private func keep(_ new: Session) throws {
-        try store.save(new)
+    /// Makes `new` the session: in memory first, whatever the store does, then written to the store
+    /// (tried twice; a failed write is retried on every later call, see ``flushUnsaved()``).
+    ///
+    /// - Returns: The store's failure when the write did not succeed yet.
+    @discardableResult
+    func keep(_ new: Session) -> StorageFailure? {
         session = new
         loaded = true
+        unsaved = new
+        return flushUnsaved()
+    }
+
+    /// Writes a session the store refused before, if there is one.
+    @discardableResult
+    func flushUnsaved() -> StorageFailure? {
+        guard let pending = unsaved else { return nil }
+        var failure: StorageFailure?
+        for _ in 0..<2 {
+            do {
+                try store.save(pending)
+                unsaved = nil
+                return nil
+            } catch {
+                failure = StorageFailure(.save, error)
+            }
+        }
+        return failure
     }
 
     func end(_ event: AuthEvent) throws {
         session = nil
         loaded = true
+        unsaved = nil
         refreshing = nil
         try store.clear()
         hub.emit(event)
@@ -120,8 +152,9 @@ extension GatehouseClient {
 
     func begin(_ data: Data) async throws -> SignInResult {
         let (new, isNewUser) = try sessionFrom(data)
-        try keep(new)
+        let failure = keep(new)
         hub.emit(.signedIn)
+        if let failure { throw GatehouseError.storage(failure) }
         return SignInResult(session: new, isNewUser: isNewUser)
     }
 
@@ -139,7 +172,7 @@ extension GatehouseClient {
             let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: ["refresh_token": current.refreshToken]))
             // A sign-out while the refresh was in flight wins.
             guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
-            try keep(new)
+            keep(new)
             hub.emit(.tokenRefreshed)
             return new
         } catch let error as GatehouseError where error.code == .invalidGrant {

@@ -20,6 +20,8 @@ public actor GatehouseClient {
     /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
     var session: Session?
     var loaded = false
+    /// A session the store refused to write; written again before the session is next used.
+    var unsaved: Session?
     /// The refresh under way, shared by every caller that needs one meanwhile.
     var refreshing: Task<Session, Error>?
 

@@ -14,6 +14,8 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidResponse(String)
     /// The call needs a signed-in user and there is none.
     case notSignedIn
+    /// The ``TokenStore`` refused; see ``StorageFailure`` for what the client kept.
+    case storage(StorageFailure)
 
     /// The contract's error code, when the server answered.
     public var code: ErrorCode? {
@@ -28,6 +30,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .transport(let detail): "The server could not be reached: \(detail)"
         case .invalidResponse(let detail): "Unexpected answer from the server: \(detail)"
         case .notSignedIn: "Not signed in."
+        case .storage(let failure): failure.description
         }
     }
 }

@@ -25,7 +25,9 @@ public protocol TokenStore: Sendable {
     /// Replaces the stored session.
     ///
     /// - Parameter session: The session to keep.
-    /// - Throws: When the storage cannot be written; the sign-in or refresh then fails with this error.
+    /// - Throws: When the storage cannot be written. The client keeps the new session in memory regardless
+    ///   (a refresh token the server has rotated must not be lost), writes it again before its next use, and
+    ///   reports ``GatehouseError/storage(_:)`` from the sign-in or ``GatehouseClient/refresh()`` that made it.
     func save(_ session: Session) throws
     /// Removes the stored session; removing none is not an error.
     ///

@@ -47,3 +47,30 @@ struct SessionSafetyTests {
         #expect(transport.requests(to: "/api/refused").count == 1 && transport.requests(to: "/auth/refresh").count == 1)
     }
 }
+
+extension SessionSafetyTests {
+    /// Answers refresh-N with tokens N+1, like the server's rotation.
+    static func rotatingServer() -> StubTransport {
+        StubTransport { request in
+            guard request.url!.path == "/auth/refresh" else { return (204, [:], Data()) }
+            let presented = request.jsonBody["refresh_token"] as? String ?? ""
+            guard let n = Int(presented.dropFirst("refresh-".count)) else { return (401, [:], StubTransport.error("invalid_grant")) }
+            return (200, [:], StubTransport.tokens("\(n + 1)"))
+        }
+    }
+
+    @Test func aRefreshWhoseStoreWriteFailsKeepsTheNewSession() async throws {
+        let store = FlakyStore(Self.stored)
+        let transport = Self.rotatingServer()
+        let client = client(transport, store: store)
+        store.fail(save: true)
+        await expectError(isStorage) { try await client.refresh() }
+        #expect(try await client.validAccessToken() == "access-2", "the new session is kept in memory")
+        #expect(store.saves >= 2, "the write was retried")
+        await expectError(isStorage) { try await client.refresh() }
+        #expect(transport.requests(to: "/auth/refresh").last?.jsonBody["refresh_token"] as? String == "refresh-2")
+        store.fail()
+        _ = try await client.validAccessToken()
+        #expect(store.stored?.refreshToken == "refresh-3", "the write succeeds once the store allows it")
+    }
+}

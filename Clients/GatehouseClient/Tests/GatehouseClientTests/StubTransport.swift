@@ -75,3 +75,8 @@ func isTransport(_ error: GatehouseError) -> Bool {
     if case .transport = error { return true }
     return false
 }
+
+func isStorage(_ error: GatehouseError) -> Bool {
+    if case .storage = error { return true }
+    return false
+}
