@@ -41,11 +41,14 @@ extension GatehouseClient {
     /// Signs out: the server ends the session; locally the session is gone whatever the network says.
     /// Emits ``AuthEvent/signedOut``; without a session it does nothing.
     ///
-    /// - Throws: Only when the ``TokenStore`` cannot be read or cleared; network failures are ignored.
+    /// - Throws: ``GatehouseError/storage(_:)`` when the ``TokenStore`` cannot be read, or cannot delete the
+    ///   session (the session has ended all the same: in memory, for listeners and on the server; the deletion
+    ///   is retried on the next call). Network failures are ignored.
     public func signOut() async throws {
         guard let current = try loadedSession() else { return }
-        try end(.signedOut)
+        end(.signedOut)
         _ = try? await call("POST", "/auth/signout", body: ["refresh_token": current.refreshToken])
+        if let failure = flushUncleared() { throw GatehouseError.storage(failure) }
     }
 
     /// Ends every session of the user on every device, then this one locally (emitting ``AuthEvent/signedOut``).
@@ -54,7 +57,7 @@ extension GatehouseClient {
     ///   in here), or `invalidGrant` (the session had already ended and is cleared).
     public func signOutEverywhere() async throws {
         _ = try await authorized("POST", "/auth/signout/all", body: nil)
-        try end(.signedOut)
+        if let failure = end(.signedOut) { throw GatehouseError.storage(failure) }
     }
 
     /// Sends a request to your own API with the bearer token; after a 401 that refuses the token (see below) it
@@ -96,6 +99,7 @@ extension GatehouseClient {
             }
             loaded = true
         }
+        flushUncleared()
         flushUnsaved()
         return session
     }
@@ -109,6 +113,7 @@ extension GatehouseClient {
         session = new
         loaded = true
         unsaved = new
+        uncleared = false
         return flushUnsaved()
     }
 
@@ -129,13 +134,32 @@ extension GatehouseClient {
         return failure
     }
 
-    func end(_ event: AuthEvent) throws {
+    /// Ends the session: in memory and to listeners first, then in the store. A refused deletion is retried
+    /// before the next use (see ``flushUncleared()``) and never stands in the way of the event.
+    ///
+    /// - Returns: The store's failure when the deletion did not succeed yet.
+    @discardableResult
+    func end(_ event: AuthEvent) -> StorageFailure? {
         session = nil
         loaded = true
         unsaved = nil
         refreshing = nil
-        try store.clear()
+        uncleared = true
         hub.emit(event)
+        return flushUncleared()
+    }
+
+    /// Deletes a stored session the store refused to delete before, if there is one.
+    @discardableResult
+    func flushUncleared() -> StorageFailure? {
+        guard uncleared else { return nil }
+        do {
+            try store.clear()
+            uncleared = false
+            return nil
+        } catch {
+            return StorageFailure(.clear, error)
+        }
     }
 
     private func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
@@ -176,7 +200,7 @@ extension GatehouseClient {
             hub.emit(.tokenRefreshed)
             return new
         } catch let error as GatehouseError where error.code == .invalidGrant {
-            if session?.refreshToken == current.refreshToken { try end(.sessionExpired) }
+            if session?.refreshToken == current.refreshToken { end(.sessionExpired) }
             throw error
         }
     }

@@ -22,6 +22,8 @@ public actor GatehouseClient {
     var loaded = false
     /// A session the store refused to write; written again before the session is next used.
     var unsaved: Session?
+    /// The session ended but the store refused to delete it; deleted again before the next use.
+    var uncleared = false
     /// The refresh under way, shared by every caller that needs one meanwhile.
     var refreshing: Task<Session, Error>?
 
@@ -269,6 +271,6 @@ public actor GatehouseClient {
     ///   signed in), or `invalidGrant` (the session had already ended and is cleared: sign in, then delete).
     public func deleteAccount() async throws {
         _ = try await authorized("DELETE", "/me", body: nil)
-        try end(.userDeleted)
+        if let failure = end(.userDeleted) { throw GatehouseError.storage(failure) }
     }
 }

@@ -52,6 +52,7 @@ extension SessionSafetyTests {
     /// Answers refresh-N with tokens N+1, like the server's rotation.
     static func rotatingServer() -> StubTransport {
         StubTransport { request in
+            if request.url!.path == "/auth/signin" { return (200, [:], StubTransport.tokens("90")) }
             guard request.url!.path == "/auth/refresh" else { return (204, [:], Data()) }
             let presented = request.jsonBody["refresh_token"] as? String ?? ""
             guard let n = Int(presented.dropFirst("refresh-".count)) else { return (401, [:], StubTransport.error("invalid_grant")) }
@@ -72,5 +73,25 @@ extension SessionSafetyTests {
         store.fail()
         _ = try await client.validAccessToken()
         #expect(store.stored?.refreshToken == "refresh-3", "the write succeeds once the store allows it")
+    }
+}
+
+extension SessionSafetyTests {
+    @Test func aSignOutWhoseStoreDeletionFailsStillEndsTheSession() async throws {
+        let store = FlakyStore(Self.stored)
+        let transport = Self.rotatingServer()
+        let client = client(transport, store: store)
+        let events = client.events
+        _ = try await client.validAccessToken()
+        store.fail(clear: true)
+        await expectError(isStorage) { try await client.signOut() }
+        #expect(transport.requests(to: "/auth/signout").first?.jsonBody["refresh_token"] as? String == "refresh-1", "the server ends it")
+        #expect(await client.isSignedIn == false)
+        store.fail()
+        #expect(await client.isSignedIn == false)
+        #expect(store.stored == nil, "the deletion is retried, so the next launch is signed out")
+        try await client.signIn(email: "a@example.com", password: "pw")  // a later event, so a missing one cannot hang the test
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .signedOut)
     }
 }
