@@ -176,6 +176,7 @@ extension GatehouseClient {
 
     func begin(_ data: Data) async throws -> SignInResult {
         let (new, isNewUser) = try sessionFrom(data)
+        refreshing = nil  // a refresh of the previous session is not this session's
         let failure = keep(new)
         hub.emit(.signedIn)
         if let failure { throw GatehouseError.storage(failure) }
@@ -183,11 +184,13 @@ extension GatehouseClient {
     }
 
     /// One refresh at a time: callers arriving while one runs share its result.
+    /// A refresh is joined only by callers holding the same refresh token: one left over from an earlier
+    /// session (a sign-in happened meanwhile) is not the new session's refresh.
     private func refreshed(from current: Session) async throws -> Session {
-        if let refreshing { return try await refreshing.value }
+        if let refreshing, refreshing.token == current.refreshToken { return try await refreshing.task.value }
         let task = Task { try await self.performRefresh(current) }
-        refreshing = task
-        defer { if refreshing == task { refreshing = nil } }
+        refreshing = (current.refreshToken, task)
+        defer { if refreshing?.task == task { refreshing = nil } }
         return try await task.value
     }
 

@@ -95,3 +95,32 @@ extension SessionSafetyTests {
         #expect(await iterator.next() == .signedOut)
     }
 }
+
+extension SessionSafetyTests {
+    @Test func aRefreshLeftFromThePreviousSessionIsNotJoinedByTheNewOne() async throws {
+        let gate = Gate()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let transport = StubTransport { request in
+            if request.url!.path == "/auth/signin" { return (200, [:], StubTransport.tokens("90")) }
+            switch request.jsonBody["refresh_token"] as? String {
+            case "refresh-1":
+                startedContinuation.yield()
+                await gate.wait()
+                return (200, [:], StubTransport.tokens("2"))
+            case "refresh-90":
+                gate.release()
+                return (200, [:], StubTransport.tokens("91"))
+            default: return (401, [:], StubTransport.error("invalid_grant"))
+            }
+        }
+        let client = client(transport, store: InMemoryTokenStore(Self.stored))
+        let old = Task { try await client.refresh() }
+        var iterator = started.makeAsyncIterator()
+        await iterator.next()  // the old session's refresh is in flight
+        try await client.signIn(email: "a@example.com", password: "pw")
+        let fresh = try await client.refresh()
+        #expect(fresh.refreshToken == "refresh-91", "the new session refreshed with its own token")
+        _ = try? await old.value
+        #expect(try await client.currentSession?.refreshToken == "refresh-91", "the old refresh did not overwrite it")
+    }
+}

@@ -38,3 +38,38 @@ final class FlakyStore: TokenStore, @unchecked Sendable {
         }
     }
 }
+
+/// A one-way gate a stub transport waits on; it opens when told to, or after `failsafe` seconds so a
+/// broken test fails instead of hanging (the deadline bounds only a failure, never the order).
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var open = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(failsafe seconds: UInt64 = 5) {
+        Task { [weak self] in
+            try? await Task.sleep(nanoseconds: seconds * 1_000_000_000)
+            self?.release()
+        }
+    }
+
+    func release() {
+        let waiting = lock.withLock {
+            open = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = lock.withLock {
+                if open { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
