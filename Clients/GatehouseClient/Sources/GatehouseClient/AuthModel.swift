@@ -9,8 +9,23 @@ import Observation
 @MainActor
 @Observable
 public final class AuthModel {
-    /// Whether a session is stored; it follows the client's ``AuthEvent``s (an expired session sets it to `false`).
-    public private(set) var isAuthenticated = false
+    /// Where the model is: restoring at launch (show neither the sign-in screen nor the app yet), signed out,
+    /// or signed in. It follows the client's ``GatehouseClient/authStateChanges``.
+    public enum Phase: Sendable, Equatable {
+        /// The stored session has not been read yet, or could not be (the Keychain before the first unlock).
+        case restoring
+        /// No session: show sign-in.
+        case signedOut
+        /// A session is stored (it may be offline: only the server refusing the refresh token ends it).
+        case signedIn
+    }
+
+    /// Where the model is; starts at ``Phase/restoring``.
+    public private(set) var phase: Phase = .restoring
+    /// Whether a session is stored (``phase`` is ``Phase/signedIn``); `false` while restoring too.
+    public var isAuthenticated: Bool { phase == .signedIn }
+    /// The signed-in user from the ID token, available offline at launch; `nil` when signed out.
+    public private(set) var user: User?
     /// An action is under way; disable its buttons meanwhile.
     public private(set) var isLoading = false
     /// A message to show, from the last failed action (cleared when the next one starts).
@@ -37,11 +52,11 @@ public final class AuthModel {
     /// - Parameter client: The client whose session the model shows.
     public init(client: GatehouseClient) {
         self.client = client
-        let events = client.events
+        let changes = client.authStateChanges
         listener = Task { [weak self] in
-            for await event in events {
+            for await change in changes {
                 guard let self else { return }
-                self.apply(event)
+                self.apply(change)
             }
         }
     }
@@ -50,10 +65,23 @@ public final class AuthModel {
         listener?.cancel()
     }
 
-    /// Restores a stored session at launch and loads the profile (a network failure keeps the session).
+    /// Restores a stored session at launch and loads the profile. ``phase`` leaves ``Phase/restoring`` only
+    /// when the store could be read: a Keychain that is still locked sets ``errorMessage`` and keeps it there
+    /// (call this again later), and an offline launch is signed in with ``user`` from the ID token.
     public func restore() async {
-        isAuthenticated = await client.isSignedIn
-        if isAuthenticated { await loadProfile() }
+        do {
+            try await client.restore()
+        } catch let error as GatehouseError {
+            errorCode = error.code
+            errorMessage = Self.message(for: error)
+            return
+        } catch {
+            errorMessage = error.localizedDescription
+            return
+        }
+        errorMessage = nil
+        syncWithClient()
+        if isAuthenticated { profile = try? await client.profile() }
     }
 
     /// Signs in and loads the profile. An unconfirmed account sets ``needsConfirmation`` and
@@ -179,28 +207,39 @@ public final class AuthModel {
         await perform { profile = try await client.updateProfile(fullName: fullName) }
     }
 
-    /// Signs out on this device; the state follows through ``AuthEvent/signedOut``.
+    /// Signs out on this device; the model is signed out when this returns (even if the store failed to delete).
     public func signOut() async {
         await perform { try await client.signOut() }
+        syncWithClient()
     }
 
-    /// Deletes the account; the state follows through ``AuthEvent/userDeleted``. Confirm with the user first.
+    /// Deletes the account; the model is signed out when this returns. Confirm with the user first.
     public func deleteAccount() async {
         await perform { try await client.deleteAccount() }
+        syncWithClient()
     }
 
     /// Reloads ``profile`` from the server.
     public func loadProfile() async {
-        await perform { profile = try await client.currentUser() }
+        await perform { profile = try await client.profile() }
     }
 
     // MARK: Internals
 
     private func signedIn() async throws {
-        isAuthenticated = true
+        syncWithClient()
         needsConfirmation = false
         pendingEmail = nil
-        profile = try await client.currentUser()
+        profile = try await client.profile()
+    }
+
+    /// Takes the client's current state (not an event's, which may be older than an action that just returned).
+    private func syncWithClient() {
+        guard client.isRestored else { return }
+        let session = client.currentSession
+        phase = session == nil ? .signedOut : .signedIn
+        user = client.currentUser
+        if session == nil { profile = nil }
     }
 
     private func perform(_ action: () async throws -> Void) async {
@@ -222,16 +261,9 @@ public final class AuthModel {
         errorMessage = message
     }
 
-    private func apply(_ event: AuthEvent) {
-        switch event {
-        case .signedIn, .tokenRefreshed:
-            isAuthenticated = true
-        case .signedOut, .userDeleted:
-            isAuthenticated = false
-            profile = nil
-        case .sessionExpired:
-            isAuthenticated = false
-            profile = nil
+    private func apply(_ change: AuthStateChange) {
+        syncWithClient()
+        if change.event == .sessionExpired, client.currentSession == nil {
             errorMessage = "Your session ended. Please sign in again."
         }
     }

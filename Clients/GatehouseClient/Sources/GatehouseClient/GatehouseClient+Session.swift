@@ -145,7 +145,7 @@ extension GatehouseClient {
         unsaved = nil
         refreshing = nil
         uncleared = true
-        hub.emit(event)
+        hub.emit(AuthStateChange(event: event, session: nil))
         return flushUncleared()
     }
 
@@ -178,7 +178,7 @@ extension GatehouseClient {
         let (new, isNewUser) = try sessionFrom(data)
         refreshing = nil  // a refresh of the previous session is not this session's
         let failure = keep(new)
-        hub.emit(.signedIn)
+        hub.emit(AuthStateChange(event: .signedIn, session: new))
         if let failure { throw GatehouseError.storage(failure) }
         return SignInResult(session: new, isNewUser: isNewUser)
     }
@@ -200,7 +200,7 @@ extension GatehouseClient {
             // A sign-out while the refresh was in flight wins.
             guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
             keep(new)
-            hub.emit(.tokenRefreshed)
+            hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))
             return new
         } catch let error as GatehouseError where error.code == .invalidGrant {
             if session?.refreshToken == current.refreshToken { end(.sessionExpired) }

@@ -18,8 +18,9 @@ public actor GatehouseClient {
     let now: @Sendable () -> Date
     let hub = EventHub()
     /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
-    var session: Session?
-    var loaded = false
+    var session: Session? { didSet { mirror.set(session, restored: loaded) } }
+    var loaded = false { didSet { mirror.set(session, restored: loaded) } }
+    let mirror = SessionMirror()
     /// A session the store refused to write; written again before the session is next used.
     var unsaved: Session?
     /// The session ended but the store refused to delete it; deleted again before the next use.
@@ -58,17 +59,57 @@ public actor GatehouseClient {
         #endif
     }
 
-    /// Auth events for every subscriber (each call makes a new stream).
+    /// Auth events for every subscriber (each call makes a new stream); it never yields
+    /// ``AuthEvent/initialSession``. Prefer ``authStateChanges``, which starts with the current state.
     public nonisolated var events: AsyncStream<AuthEvent> { hub.stream() }
 
-    /// The stored session, if any (no network).
-    public var currentSession: Session? {
-        get throws { try loadedSession() }
+    /// The current state first (``AuthEvent/initialSession`` with the restored session, or `nil` when signed
+    /// out), then every change, each with the session as it is after it. Each access makes a new stream;
+    /// any number may be open.
+    ///
+    /// ```swift
+    /// for await change in gatehouse.authStateChanges {
+    ///     showSignIn(change.session == nil)
+    /// }
+    /// ```
+    public nonisolated var authStateChanges: AsyncStream<AuthStateChange> {
+        let (stream, id) = hub.pendingStateStream()
+        Task { await self.activate(id) }
+        return stream
     }
 
+    /// The session, synchronously and without network: `nil` when signed out, and until the store has been
+    /// read (``restore()``, or any call that needs the session). The tokens in it may be expired or revoked;
+    /// ``validAccessToken()`` and ``send(_:)`` deal with that.
+    public nonisolated var currentSession: Session? { mirror.session }
+
+    /// The signed-in user from the ID token's claims, synchronously and without network (see ``User``).
+    public nonisolated var currentUser: User? { mirror.user }
+
+    /// Whether the store has been read, so ``currentSession`` `== nil` really means signed out.
+    public nonisolated var isRestored: Bool { mirror.restored }
+
+    /// Reads the stored session (once; later calls return what the client holds). Call it at launch: an
+    /// offline launch restores the session too, as only the server refusing the refresh token ends it.
+    ///
+    /// - Returns: The session, or `nil` when none is stored.
+    /// - Throws: ``GatehouseError/storage(_:)`` when the store cannot be read (the Keychain before the first
+    ///   unlock after a reboot): the state is unknown, so do not show a signed-out screen; try again later.
+    @discardableResult
+    public func restore() async throws -> Session? { try loadedSession() }
+
     /// Whether a session is stored (no network; the session may still turn out to be revoked or expired).
-    /// A store that cannot be read counts as signed out.
+    /// A store that cannot be read counts as signed out here; ``restore()`` tells the two apart.
     public var isSignedIn: Bool { (try? loadedSession()) != nil }
+
+    private func activate(_ id: UUID) {
+        do {
+            hub.activate(id, with: AuthStateChange(event: .initialSession, session: try loadedSession()))
+        } catch {
+            let failure = (error as? GatehouseError).flatMap { if case .storage(let f) = $0 { f } else { nil } }
+            hub.activate(id, with: AuthStateChange(event: .initialSession, session: nil, restoreFailure: failure))
+        }
+    }
 
     // MARK: Email and password
 
@@ -249,7 +290,7 @@ public actor GatehouseClient {
     /// - Returns: The profile.
     /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended: sign in again),
     ///   `unauthorized` (the token was refused even after a refresh), or a transport failure.
-    public func currentUser() async throws -> Profile {
+    public func profile() async throws -> Profile {
         try decode(Profile.self, try await authorized("GET", "/me", body: nil))
     }
 

@@ -4,7 +4,9 @@ import Testing
 @testable import GatehouseClient
 
 #if canImport(Observation)
-@Suite("AuthModel: the state a sign-in screen shows")
+import Observation
+
+@Suite("AuthModel: the state a sign-in screen shows", .timeLimit(.minutes(1)))
 @MainActor
 struct AuthModelTests {
     nonisolated static var profileJSON: [String: Any] {
@@ -35,8 +37,9 @@ struct AuthModelTests {
             case "/auth/signin":
                 if request.jsonBody["password"] as? String != "pw" { return (401, [:], StubTransport.error("invalid_credentials")) }
                 return server.isConfirmed ? (200, [:], StubTransport.tokens("1")) : (403, [:], StubTransport.error("user_not_confirmed"))
-            case "/me": return (200, [:], StubTransport.json(Self.profileJSON))
+            case "/me" where request.httpMethod == "GET": return (200, [:], StubTransport.json(Self.profileJSON))
             case "/auth/signout": return (204, [:], Data())
+            case "/me" where request.httpMethod == "DELETE": return (204, [:], Data())
             case "/auth/refresh": return (401, [:], StubTransport.error("invalid_grant"))
             default: return (404, [:], StubTransport.error("not_found"))
             }
@@ -66,8 +69,16 @@ struct AuthModelTests {
         await model.signIn(email: "a@example.com", password: "pw")
         #expect(model.isAuthenticated)
         await model.signOut()
-        try await Task.sleep(nanoseconds: 50_000_000)  // the event arrives through the stream
-        #expect(!model.isAuthenticated && model.profile == nil)
+        #expect(!model.isAuthenticated && model.profile == nil, "signed out when the call returns, no event awaited")
+    }
+
+    @Test func deletingTheAccountSignsTheModelOutAtOnce() async throws {
+        let (model, _) = model()
+        await model.signUp(email: "a@example.com", password: "pw")
+        await model.confirm(code: "123456", password: "pw")
+        #expect(model.isAuthenticated)
+        await model.deleteAccount()
+        #expect(!model.isAuthenticated && model.profile == nil && model.errorMessage == nil)
     }
 
     @Test func anExpiredSessionSignsTheModelOut() async throws {
@@ -76,8 +87,32 @@ struct AuthModelTests {
         await model.confirm(code: "123456", password: "pw")
         #expect(model.isAuthenticated)
         _ = try? await model.client.refresh()
-        try await Task.sleep(nanoseconds: 50_000_000)
-        #expect(!model.isAuthenticated && model.errorMessage?.contains("session ended") == true)
+        await until { model.errorMessage != nil }  // the expiry arrives through the state stream
+        #expect(model.phase == .signedOut && model.errorMessage?.contains("session ended") == true)
+    }
+
+    @Test func restoringNeverShowsSignedOutWhileTheStoreIsLocked() async throws {
+        let token = fakeIDToken(["sub": "u1", "email": "a@example.com", "email_verified": true, "name": "Ann"])
+        let store = FlakyStore(Session(idToken: token, accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
+        store.fail(load: true)
+        let offline = StubTransport { _ in throw URLError(.notConnectedToInternet) }
+        let model = AuthModel(client: GatehouseClient(configuration: .init(baseURL: base), store: store, transport: offline))
+        #expect(model.phase == .restoring)
+        await model.restore()
+        #expect(model.phase == .restoring && model.errorMessage != nil, "a locked Keychain is not a sign-out")
+        store.fail()
+        await model.restore()
+        #expect(model.phase == .signedIn && model.errorMessage == nil, "offline, the stored session still signs in")
+        #expect(model.user?.email == "a@example.com" && model.user?.name == "Ann" && model.profile == nil)
+    }
+
+    /// Waits, without sleeping, until `condition` holds: it re-checks whenever a property it read changes.
+    func until(_ condition: @escaping @MainActor () -> Bool) async {
+        while !condition() {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                withObservationTracking { _ = condition() } onChange: { continuation.resume() }
+            }
+        }
     }
 
     @Test func messagesForCodes() {

@@ -22,7 +22,7 @@ struct DecodingTests {
         }
         let store = InMemoryTokenStore(Session(idToken: "i", accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
         let client = GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport)
-        let profile = try await client.currentUser()
+        let profile = try await client.profile()
         #expect(abs(profile.createdAt.timeIntervalSince1970 - seconds) < 0.001)
         #expect(abs(profile.identities[0].linkedAt.timeIntervalSince1970 - seconds) < 0.001)
     }
@@ -44,6 +44,6 @@ struct DecodingTests {
         }
         let store = InMemoryTokenStore(Session(idToken: "i", accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
         let client = GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport)
-        await expectError({ if case .invalidResponse = $0 { return true } else { return false } }) { _ = try await client.currentUser() }
+        await expectError({ if case .invalidResponse = $0 { return true } else { return false } }) { _ = try await client.profile() }
     }
 }
