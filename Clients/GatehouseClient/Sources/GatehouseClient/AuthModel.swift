@@ -268,31 +268,13 @@ public final class AuthModel {
         }
     }
 
-    /// Words for people, by the contract's codes.
+    /// Words for people, by the contract's codes (``GatehouseError/errorDescription``).
     ///
     /// - Parameter error: What an SDK call threw.
     /// - Returns: A sentence to show: fixed words for the common codes, the server's (safe) message for
     ///   policy failures and conflicts, and the wait time for `too_many_requests` when the server gave one.
     public static func message(for error: GatehouseError) -> String {
-        switch error {
-        case .transport: return "Can't reach the server. Check your connection and try again."
-        case .notSignedIn: return "Please sign in."
-        case .storage: return "Your sign-in can't be saved on this device right now. Unlock it and try again."
-        case .invalidResponse: return "Something went wrong. Please try again."
-        case .server(let server):
-            switch server.code {
-            case .invalidCredentials: return "Incorrect email or password."
-            case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
-            case .codeMismatch: return "That code isn't right. Check the email and try again."
-            case .codeExpired: return "That code has expired. Ask for a new one."
-            case .invalidPassword: return server.message
-            case .tooManyRequests:
-                return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
-            case .conflict: return server.message
-            case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
-            default: return server.message
-            }
-        }
+        error.errorDescription ?? error.description
     }
 }
 #endif

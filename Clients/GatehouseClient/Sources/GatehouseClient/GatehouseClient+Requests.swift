@@ -33,14 +33,51 @@ extension GatehouseClient {
         return request
     }
 
+    /// Sends one request: honours task cancellation, keeps `URLError` codes, waits out a 429 or 503 whose
+    /// `Retry-After` is within ``Configuration/maxRetryAfter`` (at most ``Configuration/maxRetries`` times),
+    /// and logs the method, path and status (never a header or a body).
     func transmit(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        var attempt = 0
+        while true {
+            let (data, response) = try await transmitOnce(request)
+            guard [429, 503].contains(response.statusCode), attempt < configuration.maxRetries,
+                let wait = response.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init), wait >= 0,
+                wait <= configuration.maxRetryAfter
+            else { return (data, response) }
+            attempt += 1
+            log(.info, "\(request.httpMethod ?? "GET") \(request.url?.path ?? "") -> \(response.statusCode); retrying in \(wait) s")
+            do {
+                try await sleep(wait)
+            } catch {
+                throw GatehouseError.transport(URLError(.cancelled))
+            }
+        }
+    }
+
+    private func transmitOnce(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let line = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "")"
         do {
-            return try await transport.send(request)
+            try Task.checkCancellation()
+            let (data, response) = try await transport.send(request)
+            try Task.checkCancellation()
+            let id = response.value(forHTTPHeaderField: "X-Request-Id").map { " (request \($0))" } ?? ""
+            log(.debug, "\(line) -> \(response.statusCode)\(id)")
+            return (data, response)
         } catch let error as GatehouseError {
             throw error
+        } catch is CancellationError {
+            throw GatehouseError.transport(URLError(.cancelled))
+        } catch let error as URLError {
+            log(.info, "\(line) failed: URLError \(error.code.rawValue)")
+            throw GatehouseError.transport(error)
         } catch {
-            throw GatehouseError.transport(error.localizedDescription)
+            log(.info, "\(line) failed: \(type(of: error))")
+            throw GatehouseError.transport(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(describing: error)]))
         }
+    }
+
+    func log(_ level: LogEntry.Level, _ message: @autoclosure () -> String) {
+        configuration.logger?(LogEntry(level: level, message: message()))
     }
 
     private func checked(_ data: Data, _ response: HTTPURLResponse) throws -> Data {

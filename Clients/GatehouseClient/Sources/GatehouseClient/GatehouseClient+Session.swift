@@ -64,20 +64,32 @@ extension GatehouseClient {
     /// refreshes once and retries. A 401 counts as a refused token when its body has no contract code or the
     /// code `unauthorized`; any other code (such as `invalid_credentials`) is returned as it is.
     ///
-    /// - Parameter request: The request to your API; its `Authorization` header is set here.
+    /// A 429 or 503 with a short `Retry-After` is waited out and retried (``Configuration/maxRetryAfter``).
+    ///
+    /// - Parameters:
+    ///   - request: The request to your API; its `Authorization` header is set here.
+    ///   - kind: Which token to attach: the access token (default), or the ID token for backends that verify
+    ///     ID tokens (the seeds' FastAPI servers). Both are refreshed together.
     /// - Returns: Your API's answer, whatever its status (a second 401 included).
     /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended), or a transport
     ///   failure; your API's own error statuses are returned, not thrown.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let token = try await validAccessToken()
+    public func send(_ request: URLRequest, token kind: BearerToken = .access) async throws -> (Data, HTTPURLResponse) {
+        let token = try await validToken(kind)
         var first = request
         first.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await transmit(first)
         guard Self.isTokenRejection(data, response) else { return (data, response) }
-        let fresh = try await refreshAfterRejection(of: token)
+        let fresh = try await refreshAfterRejection(of: token, kind)
         var second = request
         second.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
         return try await transmit(second)
+    }
+
+    private func validToken(_ kind: BearerToken) async throws -> String {
+        guard kind == .id else { return try await validAccessToken() }
+        _ = try await validAccessToken()
+        guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
+        return current.idToken
     }
 
     // MARK: Session internals
@@ -131,6 +143,7 @@ extension GatehouseClient {
                 failure = StorageFailure(.save, error)
             }
         }
+        if let failure { log(.warning, "\(failure.description); the session is kept in memory and written again later") }
         return failure
     }
 
@@ -158,7 +171,9 @@ extension GatehouseClient {
             uncleared = false
             return nil
         } catch {
-            return StorageFailure(.clear, error)
+            let failure = StorageFailure(.clear, error)
+            log(.warning, "\(failure.description); deleting again before the next use")
+            return failure
         }
     }
 
@@ -203,6 +218,7 @@ extension GatehouseClient {
             hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))
             return new
         } catch let error as GatehouseError where error.code == .invalidGrant {
+            log(.warning, "the server refused the refresh token (invalid_grant)")
             if session?.refreshToken == current.refreshToken { end(.sessionExpired) }
             throw error
         }
@@ -225,9 +241,11 @@ extension GatehouseClient {
     }
 
     /// After a 401: refresh unless another caller already replaced the rejected token.
-    private func refreshAfterRejection(of token: String) async throws -> String {
+    private func refreshAfterRejection(of token: String, _ kind: BearerToken) async throws -> String {
         guard let current = try loadedSession() else { throw GatehouseError.notSignedIn }
-        if current.accessToken != token { return current.accessToken }
-        return try await refreshed(from: current).accessToken
+        let held = kind == .id ? current.idToken : current.accessToken
+        if held != token { return held }
+        let new = try await refreshed(from: current)
+        return kind == .id ? new.idToken : new.accessToken
     }
 }

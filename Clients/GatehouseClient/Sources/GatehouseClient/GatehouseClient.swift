@@ -16,6 +16,7 @@ public actor GatehouseClient {
     let transport: any HTTPTransport
     let store: any TokenStore
     let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async throws -> Void
     let hub = EventHub()
     /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
     var session: Session? { didSet { mirror.set(session, restored: loaded) } }
@@ -36,16 +37,19 @@ public actor GatehouseClient {
     ///   - store: Where the session is kept between launches; in memory by default (signed out on relaunch).
     ///   - transport: What sends the HTTP requests; an ephemeral `URLSession` by default.
     ///   - now: The clock used to decide when the access token needs a refresh.
+    ///   - sleep: How the client waits out a `Retry-After` (tests pass one that returns at once).
     public init(
         configuration: Configuration,
         store: any TokenStore = InMemoryTokenStore(),
         transport: any HTTPTransport = URLSessionTransport(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
     ) {
         self.configuration = configuration
         self.store = store
         self.transport = transport
         self.now = now
+        self.sleep = sleep
     }
 
     /// A client for `baseURL` keeping its session in the Keychain (Apple platforms) or in memory.

@@ -1,16 +1,21 @@
 import Foundation
 
-/// Everything the SDK throws: the server's answer (with the contract's code), or a failure to
-/// reach it (which never ends the session).
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything the SDK throws: the server's answer (with the contract's code), a failure to reach it
+/// (which never ends the session), an answer that breaks the contract, no session, or the session store.
 ///
 /// Switch on ``code`` for the contract's codes (``ErrorCode/invalidCredentials``,
-/// ``ErrorCode/tooManyRequests`` …), or use ``AuthModel/message(for:)`` for words to show.
-public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible {
+/// ``ErrorCode/tooManyRequests`` …); ``errorDescription`` (`localizedDescription`) has words to show.
+public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The server answered with an error body.
     case server(ServerError)
-    /// The server could not be reached or the connection failed; the session is kept.
-    case transport(String)
-    /// The answer was not what the contract says.
+    /// No answer arrived; the `URLError` keeps its code (`.notConnectedToInternet`, `.timedOut`, `.cancelled`
+    /// for a cancelled task …). The session is kept.
+    case transport(URLError)
+    /// The answer was not what the contract says (a body that does not decode, for one).
     case invalidResponse(String)
     /// The call needs a signed-in user and there is none.
     case notSignedIn
@@ -23,69 +28,57 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible 
         return nil
     }
 
+    /// The `URLError` code of a transport failure.
+    public var urlErrorCode: URLError.Code? {
+        if case .transport(let error) = self { return error.code }
+        return nil
+    }
+
+    /// Whether the call was cancelled (the task was cancelled, or the request was).
+    public var isCancelled: Bool { urlErrorCode == .cancelled }
+
+    /// Whether the device is offline or the server could not be reached in time.
+    public var isConnectivityProblem: Bool {
+        guard let code = urlErrorCode else { return false }
+        return [.notConnectedToInternet, .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed]
+            .contains(code)
+    }
+
     /// A one-line account for logs (code, status and the server's message); not meant for people.
     public var description: String {
         switch self {
         case .server(let error): "\(error.code.rawValue) (HTTP \(error.status)): \(error.message)"
-        case .transport(let detail): "The server could not be reached: \(detail)"
+        case .transport(let error): "The server could not be reached: URLError \(error.code.rawValue)"
         case .invalidResponse(let detail): "Unexpected answer from the server: \(detail)"
         case .notSignedIn: "Not signed in."
         case .storage(let failure): failure.description
         }
     }
-}
 
-/// An error body: `{"error": {"code", "message"}}`, plus what the headers said.
-public struct ServerError: Sendable, Equatable {
-    /// The contract's stable code; decide on this, never on ``message``.
-    public var code: ErrorCode
-    /// Human-readable text from the server, safe to show.
-    public var message: String
-    /// The HTTP status (400, 401, 403, 429, 503 …).
-    public var status: Int
-    /// `X-Request-Id`, for support requests and logs.
-    public var requestID: String?
-    /// Seconds to wait (429).
-    public var retryAfter: Int?
-}
-
-/// The contract's error codes; codes this SDK version does not know arrive as `.other`.
-///
-/// What they mean for an app, in short: `invalidCredentials` — wrong email or password (the same for
-/// unknown addresses); `userNotConfirmed` — confirm the emailed code first; `codeMismatch` /
-/// `codeExpired` — ask for the code again or a new one; `invalidPassword` — the password fails the
-/// policy (show the message); `invalidGrant` — the session is over, sign in again (the client already
-/// cleared it); `invalidToken` — Apple's or Google's token did not verify; `tooManyRequests` — wait
-/// ``ServerError/retryAfter`` seconds; `upstreamUnavailable` / `unavailable` — nothing changed, retry later.
-public enum ErrorCode: Sendable, Equatable, Hashable {
-    case invalidRequest, invalidPassword, codeMismatch, codeExpired
-    case invalidCredentials, invalidToken, invalidGrant, unauthorized
-    case userNotConfirmed, forbidden, notFound, methodNotAllowed, conflict
-    case payloadTooLarge, unsupportedMediaType, tooManyRequests, providerDisabled
-    case internalError, upstreamUnavailable, unavailable
-    /// A code this SDK version does not know, as the server spelled it.
-    case other(String)
-
-    static let known: [String: ErrorCode] = [
-        "invalid_request": .invalidRequest, "invalid_password": .invalidPassword, "code_mismatch": .codeMismatch,
-        "code_expired": .codeExpired, "invalid_credentials": .invalidCredentials, "invalid_token": .invalidToken,
-        "invalid_grant": .invalidGrant, "unauthorized": .unauthorized, "user_not_confirmed": .userNotConfirmed,
-        "forbidden": .forbidden, "not_found": .notFound, "method_not_allowed": .methodNotAllowed, "conflict": .conflict,
-        "payload_too_large": .payloadTooLarge, "unsupported_media_type": .unsupportedMediaType,
-        "too_many_requests": .tooManyRequests, "provider_disabled": .providerDisabled, "internal_error": .internalError,
-        "upstream_unavailable": .upstreamUnavailable, "unavailable": .unavailable,
-    ]
-
-    /// The code for the contract's spelling (`invalid_grant` → ``invalidGrant``); unknown ones become ``other(_:)``.
-    ///
-    /// - Parameter rawValue: The code as it appears in an error body.
-    public init(rawValue: String) {
-        self = Self.known[rawValue] ?? .other(rawValue)
-    }
-
-    /// The contract's spelling of the code (`invalid_grant`), as it appears in an error body.
-    public var rawValue: String {
-        if case .other(let raw) = self { return raw }
-        return Self.known.first { $0.value == self }?.key ?? "unknown"
+    /// A sentence to show people, by the contract's codes: fixed words for the common codes, the server's
+    /// (safe) message for policy failures and conflicts, and the wait for `too_many_requests`.
+    public var errorDescription: String? {
+        switch self {
+        case .transport(let error) where error.code == .cancelled: return "Cancelled."
+        case .transport(let error) where error.code == .timedOut: return "The server took too long to answer. Try again."
+        case .transport: return "Can't reach the server. Check your connection and try again."
+        case .notSignedIn: return "Please sign in."
+        case .invalidResponse: return "Something went wrong. Please try again."
+        case .storage(let failure) where failure.operation == .load:
+            return "Your saved sign-in can't be read yet. Unlock your device and try again."
+        case .storage: return "Your sign-in can't be saved on this device right now. Unlock it and try again."
+        case .server(let server):
+            switch server.code {
+            case .invalidCredentials: return "Incorrect email or password."
+            case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
+            case .codeMismatch: return "That code isn't right. Check the email and try again."
+            case .codeExpired: return "That code has expired. Ask for a new one."
+            case .invalidGrant: return "Your session ended. Please sign in again."
+            case .tooManyRequests:
+                return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
+            case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
+            default: return server.message
+            }
+        }
     }
 }

@@ -118,7 +118,7 @@ struct AuthModelTests {
     @Test func messagesForCodes() {
         let throttled = GatehouseError.server(ServerError(code: .tooManyRequests, message: "", status: 429, requestID: nil, retryAfter: 12))
         #expect(AuthModel.message(for: throttled) == "Too many attempts. Try again in 12 seconds.")
-        #expect(AuthModel.message(for: .transport("offline")).contains("Can't reach"))
+        #expect(AuthModel.message(for: .transport(URLError(.notConnectedToInternet))).contains("Can't reach"))
     }
 }
 #endif
