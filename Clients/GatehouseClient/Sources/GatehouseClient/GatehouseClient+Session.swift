@@ -177,7 +177,7 @@ extension GatehouseClient {
         }
     }
 
-    private func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
+    func sessionFrom(_ data: Data, previous: Session? = nil) throws -> (Session, Bool?) {
         let tokens = try decode(TokenResponse.self, data)
         let session = Session(
             idToken: tokens.idToken,
@@ -199,31 +199,6 @@ extension GatehouseClient {
     }
 
     /// One refresh at a time: callers arriving while one runs share its result.
-    /// A refresh is joined only by callers holding the same refresh token: one left over from an earlier
-    /// session (a sign-in happened meanwhile) is not the new session's refresh.
-    private func refreshed(from current: Session) async throws -> Session {
-        if let refreshing, refreshing.token == current.refreshToken { return try await refreshing.task.value }
-        let task = Task { try await self.performRefresh(current) }
-        refreshing = (current.refreshToken, task)
-        defer { if refreshing?.task == task { refreshing = nil } }
-        return try await task.value
-    }
-
-    private func performRefresh(_ current: Session) async throws -> Session {
-        do {
-            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: ["refresh_token": current.refreshToken]))
-            // A sign-out while the refresh was in flight wins.
-            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
-            keep(new)
-            hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))
-            return new
-        } catch let error as GatehouseError where error.code == .invalidGrant {
-            log(.warning, "the server refused the refresh token (invalid_grant)")
-            if session?.refreshToken == current.refreshToken { end(.sessionExpired) }
-            throw error
-        }
-    }
-
     /// Whether a response says the bearer token itself was refused, so a refresh and one retry can help:
     /// a 401 whose body is the contract's `unauthorized` (or has no contract code, as your own API may answer)
     /// and whose `WWW-Authenticate` names no error other than `invalid_token`. A 401 with any other code

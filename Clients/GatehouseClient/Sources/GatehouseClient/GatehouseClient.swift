@@ -17,6 +17,8 @@ public actor GatehouseClient {
     let store: any TokenStore
     let now: @Sendable () -> Date
     let sleep: @Sendable (TimeInterval) async throws -> Void
+    /// Serialises refreshes with other clients and processes sharing the store, if any.
+    let refreshCoordinator: (any RefreshCoordinator)?
     let hub = EventHub()
     /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
     var session: Session? { didSet { mirror.set(session, restored: loaded) } }
@@ -37,10 +39,14 @@ public actor GatehouseClient {
     ///   - store: Where the session is kept between launches; in memory by default (signed out on relaunch).
     ///   - transport: What sends the HTTP requests; an ephemeral `URLSession` by default.
     ///   - now: The clock used to decide when the access token needs a refresh.
+    ///   - refreshCoordinator: Shared with every client and process using the same store (an app and its
+    ///     extensions): one refresh at a time across all of them. Without one, a client still re-reads the store
+    ///     before each refresh and adopts a newer stored session after losing a race.
     ///   - sleep: How the client waits out a `Retry-After` (tests pass one that returns at once).
     public init(
         configuration: Configuration,
         store: any TokenStore = InMemoryTokenStore(),
+        refreshCoordinator: (any RefreshCoordinator)? = nil,
         transport: any HTTPTransport = URLSessionTransport(),
         now: @escaping @Sendable () -> Date = Date.init,
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
@@ -50,16 +56,21 @@ public actor GatehouseClient {
         self.transport = transport
         self.now = now
         self.sleep = sleep
+        self.refreshCoordinator = refreshCoordinator
     }
 
-    /// A client for `baseURL` keeping its session in the Keychain (Apple platforms) or in memory.
+    /// A client for `baseURL` keeping its session in the Keychain (Apple platforms; the item is keyed by server
+    /// and client id) or in memory.
     ///
-    /// - Parameter baseURL: The server's base URL, e.g. `https://auth.example.com`.
-    public init(baseURL: URL) {
+    /// - Parameters:
+    ///   - baseURL: The server's base URL, e.g. `https://auth.example.com`.
+    ///   - clientID: The app client id (`GATEHOUSE_CLIENT_ID`), so sessions of different clients never mix.
+    public init(baseURL: URL, clientID: String? = nil) {
+        let configuration = Configuration(baseURL: baseURL, clientID: clientID)
         #if canImport(Security)
-        self.init(configuration: Configuration(baseURL: baseURL), store: KeychainTokenStore())
+        self.init(configuration: configuration, store: KeychainTokenStore(for: configuration))
         #else
-        self.init(configuration: Configuration(baseURL: baseURL))
+        self.init(configuration: configuration)
         #endif
     }
 
