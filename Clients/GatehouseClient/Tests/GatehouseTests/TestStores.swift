@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// A store that fails on demand, as the Keychain does before the first unlock after a reboot.
 final class FlakyStore: TokenStore, @unchecked Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// The auth state as an app reads it: the stream's first element, the synchronous session and user
 /// (issue 15, gap 8).

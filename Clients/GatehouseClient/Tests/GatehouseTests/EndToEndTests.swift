@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// The SDK against a real Gatehouse server on a loopback port: every method, rotation, racing
 /// refreshes, sign-out, and a server that goes away.

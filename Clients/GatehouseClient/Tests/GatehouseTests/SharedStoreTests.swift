@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// Several clients (or processes) on one stored session (issue 15, gap 9): refresh tokens rotate and a reused
 /// one ends the session, so they must never present a token another one already rotated.

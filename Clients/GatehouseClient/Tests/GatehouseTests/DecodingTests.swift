@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// The server's JSON as RFC 3339 allows it (issue 15, bug 6).
 @Suite("Decoding: timestamps with and without fractional seconds")
