@@ -24,7 +24,7 @@ if git ls-remote --exit-code --tags "$remote" "refs/tags/$version" >/dev/null 2>
     exit 1
 fi
 
-split=$(git subtree split --quiet --prefix="$prefix" "$commit")
+split=$(git subtree split --prefix="$prefix" "$commit" 2>/dev/null)
 git push "$remote" "$split:refs/heads/main"
 git push "$remote" "$split:refs/tags/$version"
 echo "published $prefix at $(git rev-parse --short "$commit") as $version ($split) to $remote"
