@@ -219,6 +219,45 @@ public final class AuthModel {
         syncWithClient()
     }
 
+    /// Changes the password; the user's other sessions end, this one stays. A wrong `current` shows
+    /// "Incorrect email or password." and changes nothing (the session is not refreshed for it).
+    ///
+    /// - Parameters:
+    ///   - current: The password now in use.
+    ///   - new: The new password.
+    /// - Returns: Whether the password was changed.
+    @discardableResult
+    public func changePassword(current: String, new: String) async -> Bool {
+        var changed = false
+        await perform {
+            try await client.changePassword(current: current, new: new)
+            changed = true
+        }
+        return changed
+    }
+
+    /// Ends every session of the user on every device, this one included.
+    public func signOutEverywhere() async {
+        await perform { try await client.signOutEverywhere() }
+        syncWithClient()
+    }
+
+    /// Leaves the confirmation screen (the "back" button): forgets ``pendingEmail`` and ``needsConfirmation``.
+    public func cancelConfirmation() {
+        needsConfirmation = false
+        pendingEmail = nil
+        errorMessage = nil
+        errorCode = nil
+    }
+
+    /// Shows a failure that happened outside the model (Sign in with Apple's sheet, your own API call).
+    ///
+    /// - Parameter error: What failed; ``GatehouseError`` gets the model's words, others their description.
+    public func report(_ error: any Error) {
+        errorCode = (error as? GatehouseError)?.code
+        errorMessage = (error as? GatehouseError).map(Self.message(for:)) ?? error.localizedDescription
+    }
+
     /// Reloads ``profile`` from the server.
     public func loadProfile() async {
         await perform { profile = try await client.profile() }

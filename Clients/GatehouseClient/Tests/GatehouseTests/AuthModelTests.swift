@@ -41,6 +41,10 @@ struct AuthModelTests {
             case "/auth/signout": return (204, [:], Data())
             case "/me" where request.httpMethod == "DELETE": return (204, [:], Data())
             case "/auth/refresh": return (401, [:], StubTransport.error("invalid_grant"))
+            case "/auth/password/change":
+                if request.jsonBody["current_password"] as? String != "pw" { return (401, [:], StubTransport.error("invalid_credentials")) }
+                return (200, [:], StubTransport.json(["changed": true]))
+            case "/auth/signout/all": return (204, [:], Data())
             default: return (404, [:], StubTransport.error("not_found"))
             }
         }
@@ -104,6 +108,24 @@ struct AuthModelTests {
         await model.restore()
         #expect(model.phase == .signedIn && model.errorMessage == nil, "offline, the stored session still signs in")
         #expect(model.user?.email == "a@example.com" && model.user?.name == "Ann" && model.profile == nil)
+    }
+
+    @Test func changePasswordSignOutEverywhereAndLeavingTheCodeScreen() async throws {
+        let (model, transport) = model()
+        await model.signUp(email: "a@example.com", password: "pw")
+        #expect(model.needsConfirmation)
+        model.cancelConfirmation()
+        #expect(!model.needsConfirmation && model.pendingEmail == nil)
+        await model.signUp(email: "a@example.com", password: "pw")
+        await model.confirm(code: "123456", password: "pw")
+        #expect(await model.changePassword(current: "wrong", new: "new pw 1") == false)
+        #expect(model.errorMessage == "Incorrect email or password." && model.isAuthenticated)
+        #expect(transport.requests(to: "/auth/refresh").isEmpty && transport.requests(to: "/auth/password/change").count == 1)
+        #expect(await model.changePassword(current: "pw", new: "new pw 1") && model.errorMessage == nil)
+        await model.signOutEverywhere()
+        #expect(model.phase == .signedOut && model.profile == nil)
+        model.report(AppleWebSignInError.failed("invalid_state"))
+        #expect(model.errorMessage?.contains("Apple") == true)
     }
 
     /// Waits, without sleeping, until `condition` holds: it re-checks whenever a property it read changes.
