@@ -69,7 +69,9 @@ struct SignInView: View {
 
     @MainActor
     private func signInWithGoogle() async {
-        guard let presenter = UIApplication.shared.connectedScenes.compactMap({ ($0 as? UIWindowScene)?.keyWindow?.rootViewController }).first else { return }
+        guard let presenter = UIApplication.shared.connectedScenes.compactMap({ ($0 as? UIWindowScene)?.keyWindow?.rootViewController }).first else {
+            return
+        }
         let nonce = Nonce()
         do {
             let result = try await GIDSignIn.sharedInstance.signIn(withPresenting: presenter, hint: nil, additionalScopes: nil, nonce: nonce.hashed)

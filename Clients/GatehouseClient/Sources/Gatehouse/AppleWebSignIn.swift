@@ -25,7 +25,8 @@ public final class AppleWebSignIn: NSObject, ASWebAuthenticationPresentationCont
     ///   - callbackScheme: The scheme the server sends the browser to (`GATEHOUSE_APP_URL_SCHEME`).
     ///   - anchor: The window to present the browser sheet from; by default a new anchor, which iOS accepts
     ///     (pass your window on macOS).
-    public init(client: GatehouseClient, callbackScheme: String, anchor: @escaping @MainActor () -> ASPresentationAnchor = { ASPresentationAnchor() }) {
+    public init(client: GatehouseClient, callbackScheme: String, anchor: @escaping @MainActor () -> ASPresentationAnchor = { ASPresentationAnchor() })
+    {
         self.client = client
         self.callbackScheme = callbackScheme
         self.anchor = anchor

@@ -33,7 +33,11 @@ public struct KeychainTokenStore: TokenStore {
     ///   - configuration: The client's configuration (its base URL and client id name the item).
     ///   - service: The item's service; the app's bundle identifier by default.
     ///   - accessGroup: A Keychain access group shared with app extensions, or `nil` for the app alone.
-    public init(for configuration: GatehouseClient.Configuration, service: String = Bundle.main.bundleIdentifier ?? "Gatehouse", accessGroup: String? = nil) {
+    public init(
+        for configuration: GatehouseClient.Configuration,
+        service: String = Bundle.main.bundleIdentifier ?? "Gatehouse",
+        accessGroup: String? = nil
+    ) {
         self.init(service: service, account: configuration.storeKey, accessGroup: accessGroup)
         self.legacyAccount = "session"
     }

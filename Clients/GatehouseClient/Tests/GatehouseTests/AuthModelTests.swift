@@ -132,7 +132,11 @@ struct AuthModelTests {
     func until(_ condition: @escaping @MainActor () -> Bool) async {
         while !condition() {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                withObservationTracking { _ = condition() } onChange: { continuation.resume() }
+                withObservationTracking {
+                    _ = condition()
+                } onChange: {
+                    continuation.resume()
+                }
             }
         }
     }

@@ -44,6 +44,10 @@ struct DecodingTests {
         }
         let store = InMemoryTokenStore(Session(idToken: "i", accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
         let client = GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport)
-        await expectError({ if case .invalidResponse = $0 { return true } else { return false } }) { _ = try await client.profile() }
+        let invalidResponse: (GatehouseError) -> Bool = {
+            if case .invalidResponse = $0 { return true }
+            return false
+        }
+        await expectError(invalidResponse) { _ = try await client.profile() }
     }
 }

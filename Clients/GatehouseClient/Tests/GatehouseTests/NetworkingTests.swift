@@ -31,7 +31,8 @@ struct NetworkingTests {
     @Test func transportFailuresKeepTheirURLErrorCodeAndReadWell() async {
         for code in [URLError.Code.notConnectedToInternet, .timedOut] {
             let client = client(StubTransport { _ in throw URLError(code) })
-            await expectError({ $0.urlErrorCode == code && $0.isConnectivityProblem }) { _ = try await client.profile() }
+            let offline: (GatehouseError) -> Bool = { $0.urlErrorCode == code && $0.isConnectivityProblem }
+            await expectError(offline) { _ = try await client.profile() }
             #expect(client.currentSession == Self.stored, "the session is kept")
         }
         let refused = GatehouseError.server(ServerError(code: .invalidCredentials, message: "x", status: 401, requestID: nil, retryAfter: nil))
@@ -55,13 +56,14 @@ struct NetworkingTests {
         await iterator.next()
         call.cancel()
         gate.release()
-        await expectError({ $0.isCancelled }) { _ = try await call.value }
+        let cancelled: (GatehouseError) -> Bool = { $0.isCancelled }
+        await expectError(cancelled) { _ = try await call.value }
         #expect(client.currentSession == Self.stored)
         let before = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(URLRequest(url: base.appendingPathComponent("api/never")))
         }
-        await expectError({ $0.isCancelled }) { _ = try await before.value }
+        await expectError(cancelled) { _ = try await before.value }
     }
 
     @Test func sendCanAttachTheIDToken() async throws {

@@ -7,7 +7,12 @@ import Testing
 /// one ends the session, so they must never present a token another one already rotated.
 @Suite("Shared store: several clients on one session")
 struct SharedStoreTests {
-    static let expiring = Session(idToken: "id-1", accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_010))
+    static let expiring = Session(
+        idToken: "id-1",
+        accessToken: "access-1",
+        refreshToken: "refresh-1",
+        expiresAt: Date(timeIntervalSince1970: 1_800_000_010)
+    )
 
     /// A server that rotates like Gatehouse: each refresh token works once; a reused one is refused.
     static func rotatingServer(onRefresh: @escaping @Sendable (String) -> Void = { _ in }) -> StubTransport {
@@ -32,7 +37,13 @@ struct SharedStoreTests {
 
     func client(_ transport: StubTransport, _ store: any TokenStore, _ coordinator: (any RefreshCoordinator)? = nil) -> GatehouseClient {
         let clock = ManualClock()
-        return GatehouseClient(configuration: .init(baseURL: base), store: store, refreshCoordinator: coordinator, transport: transport, now: { clock.now })
+        return GatehouseClient(
+            configuration: .init(baseURL: base),
+            store: store,
+            refreshCoordinator: coordinator,
+            transport: transport,
+            now: { clock.now }
+        )
     }
 
     @Test func aClientReReadsTheStoreBeforeRefreshing() async throws {
