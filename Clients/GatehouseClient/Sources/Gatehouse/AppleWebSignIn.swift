@@ -10,7 +10,7 @@ import Foundation
 /// let result = try await apple.signIn()
 /// ```
 @MainActor
-public final class AppleWebSignIn: NSObject, ASWebAuthenticationPresentationContextProviding {
+public final class AppleWebSignIn: NSObject, @preconcurrency ASWebAuthenticationPresentationContextProviding {
     /// The client that redeems the hand-off.
     public let client: GatehouseClient
     /// The app's URL scheme, as the server's `GATEHOUSE_APP_URL_SCHEME`.
@@ -71,8 +71,8 @@ public final class AppleWebSignIn: NSObject, ASWebAuthenticationPresentationCont
     ///
     /// - Parameter session: The browser session asking.
     /// - Returns: The anchor given at init.
-    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor() }
+    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        anchor()
     }
 }
 #endif
