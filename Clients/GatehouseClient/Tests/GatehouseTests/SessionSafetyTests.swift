@@ -124,3 +124,31 @@ extension SessionSafetyTests {
         #expect(client.currentSession?.refreshToken == "refresh-91", "the old refresh did not overwrite it")
     }
 }
+
+extension SessionSafetyTests {
+    @Test func aSignOutDuringARefreshWins() async throws {
+        let gate = Gate()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let transport = StubTransport { request in
+            if request.url!.path == "/auth/signin" { return (200, [:], StubTransport.tokens("90")) }
+            guard request.url!.path == "/auth/refresh" else { return (204, [:], Data()) }
+            startedContinuation.yield()
+            await gate.wait()
+            return (200, [:], StubTransport.tokens("2"))
+        }
+        let store = InMemoryTokenStore(Self.stored)
+        let client = client(transport, store: store)
+        let events = client.events
+        let refresh = Task { try await client.refresh() }
+        var iterator = started.makeAsyncIterator()
+        await iterator.next()  // the refresh is in flight
+        try await client.signOut()
+        gate.release()
+        await #expect(throws: GatehouseError.notSignedIn) { try await refresh.value }
+        #expect(try store.load() == nil && client.currentSession == nil, "the refreshed tokens were not kept")
+        try await client.signIn(email: "a@example.com", password: "pw")  // a later event, so a stray one cannot hide
+        var received = events.makeAsyncIterator()
+        #expect(await received.next() == .signedOut)
+        #expect(await received.next() == .signedIn, "no tokenRefreshed in between")
+    }
+}
