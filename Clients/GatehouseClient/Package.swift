@@ -1,15 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The Gatehouse client SDK: Foundation only, so an app adding it pulls no server package.
+// The Gatehouse client SDK: Foundation only, no dependencies, so an app adding it resolves nothing else.
+// `import Gatehouse`; the client is `GatehouseClient`, and every type can be qualified (`Gatehouse.Session`).
 let package = Package(
-    name: "GatehouseClient",
-    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
+    name: "Gatehouse",
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16)],
     products: [
-        .library(name: "GatehouseClient", targets: ["GatehouseClient"])
+        .library(name: "Gatehouse", targets: ["Gatehouse"])
     ],
     targets: [
-        .target(name: "GatehouseClient"),
-        .testTarget(name: "GatehouseClientTests", dependencies: ["GatehouseClient"]),
+        .target(name: "Gatehouse"),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
     ]
 )

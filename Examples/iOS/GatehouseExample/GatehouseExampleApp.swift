@@ -1,4 +1,5 @@
-import GatehouseClient
+import Gatehouse
+import GoogleSignIn
 import SwiftUI
 
 /// The app entry: one AuthModel for the whole app, restored at launch.
@@ -10,16 +11,29 @@ struct GatehouseExampleApp: App {
         WindowGroup {
             RootView()
                 .environment(auth)
-                .task { await auth.restore() }
+                .task {
+                    await auth.restore()
+                    // Users who signed in with Apple and have since revoked the app are signed out.
+                    if let appleUserID = UserDefaults.standard.string(forKey: "appleUserID") {
+                        _ = try? await auth.client.checkAppleCredential(appleUserID: appleUserID)
+                    }
+                }
+                // GoogleSignIn finishes its flow through the app's URL (the reversed client id scheme).
+                .onOpenURL { url in _ = GIDSignIn.sharedInstance.handle(url) }
         }
     }
 }
 
-/// Where the server is and which Google client this build uses (Info.plist keys, see README).
+/// Where the server and your own API are (Info.plist keys, see README).
 enum AppConfiguration {
     static var serverURL: URL {
         let string = Bundle.main.object(forInfoDictionaryKey: "GatehouseServerURL") as? String ?? "http://localhost:8080"
         return URL(string: string) ?? URL(string: "http://localhost:8080")!
+    }
+
+    /// An endpoint of your own API that checks Gatehouse's tokens (e.g. the seeds' FastAPI `/api/me`).
+    static var apiURL: URL? {
+        (Bundle.main.object(forInfoDictionaryKey: "MyAPIURL") as? String).flatMap(URL.init(string:))
     }
 }
 
@@ -28,11 +42,22 @@ struct RootView: View {
 
     var body: some View {
         NavigationStack {
-            if auth.isAuthenticated {
+            switch auth.phase {
+            case .restoring:
+                // Never the sign-in screen at launch; a locked Keychain shows its message here.
+                VStack(spacing: 12) {
+                    ProgressView()
+                    if let message = auth.errorMessage {
+                        Text(message).multilineTextAlignment(.center)
+                        Button("Try again") { Task { await auth.restore() } }
+                    }
+                }
+                .padding()
+            case .signedIn:
                 ProfileView()
-            } else if auth.needsConfirmation {
+            case .signedOut where auth.needsConfirmation:
                 ConfirmView()
-            } else {
+            case .signedOut:
                 SignInView()
             }
         }

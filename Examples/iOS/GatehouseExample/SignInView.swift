@@ -1,5 +1,5 @@
 import AuthenticationServices
-import GatehouseClient
+import Gatehouse
 import GoogleSignIn
 import SwiftUI
 
@@ -50,10 +50,17 @@ struct SignInView: View {
     }
 
     private func handleApple(_ result: Result<ASAuthorization, Error>) {
-        guard case .success(let authorization) = result,
-            let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
+        let authorization: ASAuthorization
+        switch result {
+        case .success(let value): authorization = value
+        case .failure(let error as ASAuthorizationError) where error.code == .canceled: return  // the user closed the sheet
+        case .failure(let error): return auth.report(error)
+        }
+        guard let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
             let token = credential.identityToken.flatMap({ String(data: $0, encoding: .utf8) })
-        else { return }
+        else { return auth.report(AppleWebSignInError.invalidCallback) }
+        // Kept for the credential-state check at launch (GatehouseClient.checkAppleCredential).
+        UserDefaults.standard.set(credential.user, forKey: "appleUserID")
         let code = credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
         let name = credential.fullName.flatMap { PersonNameComponentsFormatter().string(from: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let nonce = appleNonce
@@ -62,14 +69,18 @@ struct SignInView: View {
 
     @MainActor
     private func signInWithGoogle() async {
-        guard let presenter = UIApplication.shared.connectedScenes.compactMap({ ($0 as? UIWindowScene)?.keyWindow?.rootViewController }).first else { return }
+        guard let presenter = UIApplication.shared.connectedScenes.compactMap({ ($0 as? UIWindowScene)?.keyWindow?.rootViewController }).first else {
+            return
+        }
         let nonce = Nonce()
         do {
             let result = try await GIDSignIn.sharedInstance.signIn(withPresenting: presenter, hint: nil, additionalScopes: nil, nonce: nonce.hashed)
             guard let idToken = result.user.idToken?.tokenString else { return }
             await auth.signInWithGoogle(idToken: idToken, nonce: nonce, fullName: result.user.profile?.name)
+        } catch let error as GIDSignInError where error.code == .canceled {
+            // The user closed Google's sheet.
         } catch {
-            // The user closed Google's sheet, or Google is unreachable: nothing to do.
+            auth.report(error)
         }
     }
 }

@@ -1,4 +1,4 @@
-import GatehouseClient
+import Gatehouse
 import SwiftUI
 
 /// Sign-up; on success RootView switches to the confirmation screen (auth.needsConfirmation).
@@ -53,6 +53,12 @@ struct ConfirmView: View {
             if let message = auth.errorMessage { Text(message).foregroundStyle(.red) }
         }
         .navigationTitle("Confirm your email")
+        .navigationBarBackButtonHidden()
+        .toolbar {
+            ToolbarItem(placement: .navigationBarLeading) {
+                Button("Back", systemImage: "chevron.backward") { auth.cancelConfirmation() }
+            }
+        }
     }
 }
 

@@ -41,20 +41,49 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     ///
     /// - Parameter request: The request to send.
     /// - Returns: The body (empty when there is none) and the HTTP response, whatever its status.
-    /// - Throws: The `URLSession` error when the request failed before a response (`URLError`), or
-    ///   `URLError(.badServerResponse)` when the answer was not HTTP.
+    /// - Throws: The `URLSession` error when the request failed before a response (`URLError`; `.cancelled`
+    ///   when the calling task was cancelled), or `URLError(.badServerResponse)` when the answer was not HTTP.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response = response as? HTTPURLResponse {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
                 }
+                box.set(task)
+                task.resume()
             }
-            task.resume()
+        } onCancel: {
+            box.cancel()
         }
+    }
+}
+
+/// The data task of one request, so a cancelled Swift task cancels it (its completion then reports `.cancelled`).
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionDataTask) {
+        let cancelNow = lock.withLock {
+            self.task = task
+            return cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -98,7 +98,7 @@ struct ClientTests {
         await expectError(.other("brand_new_code")) { try await client.resetPassword(email: "a", code: "1", newPassword: "p") }
         #expect(ErrorCode.other("brand_new_code").rawValue == "brand_new_code")
         #expect(ErrorCode(rawValue: "invalid_grant") == .invalidGrant && ErrorCode.invalidGrant.rawValue == "invalid_grant")
-        await #expect(throws: GatehouseError.notSignedIn) { try await client.currentUser() }
+        await #expect(throws: GatehouseError.notSignedIn) { try await client.profile() }
     }
 
     @Test func concurrentCallersShareOneRefresh() async throws {
@@ -199,7 +199,7 @@ struct ClientTests {
         let store = InMemoryTokenStore(Session(idToken: "i", accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
         let client = client(transport, store: store)
         let events = client.events
-        let profile = try await client.currentUser()
+        let profile = try await client.profile()
         #expect(profile.fullName == "Ann" && profile.identities.first?.provider == "password" && profile.emailVerified)
         #expect(try await client.updateProfile(fullName: nil).fullName == nil)
         #expect(transport.requests(to: "/me").last?.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"full_name":null}"#)

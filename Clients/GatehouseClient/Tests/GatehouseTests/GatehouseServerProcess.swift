@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

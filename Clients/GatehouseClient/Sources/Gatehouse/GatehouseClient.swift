@@ -16,12 +16,20 @@ public actor GatehouseClient {
     let transport: any HTTPTransport
     let store: any TokenStore
     let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async throws -> Void
+    /// Serialises refreshes with other clients and processes sharing the store, if any.
+    let refreshCoordinator: (any RefreshCoordinator)?
     let hub = EventHub()
     /// The session as last read from or written to `store`; `loaded` says whether the store was read yet.
-    var session: Session?
-    var loaded = false
-    /// The refresh under way, shared by every caller that needs one meanwhile.
-    var refreshing: Task<Session, Error>?
+    var session: Session? { didSet { mirror.set(session, restored: loaded) } }
+    var loaded = false { didSet { mirror.set(session, restored: loaded) } }
+    let mirror = SessionMirror()
+    /// A session the store refused to write; written again before the session is next used.
+    var unsaved: Session?
+    /// The session ended but the store refused to delete it; deleted again before the next use.
+    var uncleared = false
+    /// The refresh under way and the refresh token it presents, shared by every caller holding that token.
+    var refreshing: (token: String, task: Task<Session, Error>)?
 
     /// A client with every part chosen: tests pass a stub transport and a fixed clock, apps usually
     /// only a store (``KeychainTokenStore``, ``FileTokenStore``).
@@ -31,40 +39,92 @@ public actor GatehouseClient {
     ///   - store: Where the session is kept between launches; in memory by default (signed out on relaunch).
     ///   - transport: What sends the HTTP requests; an ephemeral `URLSession` by default.
     ///   - now: The clock used to decide when the access token needs a refresh.
+    ///   - refreshCoordinator: Shared with every client and process using the same store (an app and its
+    ///     extensions): one refresh at a time across all of them. Without one, a client still re-reads the store
+    ///     before each refresh and adopts a newer stored session after losing a race.
+    ///   - sleep: How the client waits out a `Retry-After` (tests pass one that returns at once).
     public init(
         configuration: Configuration,
         store: any TokenStore = InMemoryTokenStore(),
+        refreshCoordinator: (any RefreshCoordinator)? = nil,
         transport: any HTTPTransport = URLSessionTransport(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
     ) {
         self.configuration = configuration
         self.store = store
         self.transport = transport
         self.now = now
+        self.sleep = sleep
+        self.refreshCoordinator = refreshCoordinator
     }
 
-    /// A client for `baseURL` keeping its session in the Keychain (Apple platforms) or in memory.
+    /// A client for `baseURL` keeping its session in the Keychain (Apple platforms; the item is keyed by server
+    /// and client id) or in memory.
     ///
-    /// - Parameter baseURL: The server's base URL, e.g. `https://auth.example.com`.
-    public init(baseURL: URL) {
+    /// - Parameters:
+    ///   - baseURL: The server's base URL, e.g. `https://auth.example.com`.
+    ///   - clientID: The app client id (`GATEHOUSE_CLIENT_ID`), so sessions of different clients never mix.
+    public init(baseURL: URL, clientID: String? = nil) {
+        let configuration = Configuration(baseURL: baseURL, clientID: clientID)
         #if canImport(Security)
-        self.init(configuration: Configuration(baseURL: baseURL), store: KeychainTokenStore())
+        self.init(configuration: configuration, store: KeychainTokenStore(for: configuration))
         #else
-        self.init(configuration: Configuration(baseURL: baseURL))
+        self.init(configuration: configuration)
         #endif
     }
 
-    /// Auth events for every subscriber (each call makes a new stream).
+    /// Auth events for every subscriber (each call makes a new stream); it never yields
+    /// ``AuthEvent/initialSession``. Prefer ``authStateChanges``, which starts with the current state.
     public nonisolated var events: AsyncStream<AuthEvent> { hub.stream() }
 
-    /// The stored session, if any (no network).
-    public var currentSession: Session? {
-        get throws { try loadedSession() }
+    /// The current state first (``AuthEvent/initialSession`` with the restored session, or `nil` when signed
+    /// out), then every change, each with the session as it is after it. Each access makes a new stream;
+    /// any number may be open.
+    ///
+    /// ```swift
+    /// for await change in gatehouse.authStateChanges {
+    ///     showSignIn(change.session == nil)
+    /// }
+    /// ```
+    public nonisolated var authStateChanges: AsyncStream<AuthStateChange> {
+        let (stream, id) = hub.pendingStateStream()
+        Task { await self.activate(id) }
+        return stream
     }
 
+    /// The session, synchronously and without network: `nil` when signed out, and until the store has been
+    /// read (``restore()``, or any call that needs the session). The tokens in it may be expired or revoked;
+    /// ``validAccessToken()`` and ``send(_:)`` deal with that.
+    public nonisolated var currentSession: Session? { mirror.session }
+
+    /// The signed-in user from the ID token's claims, synchronously and without network (see ``User``).
+    public nonisolated var currentUser: User? { mirror.user }
+
+    /// Whether the store has been read, so ``currentSession`` `== nil` really means signed out.
+    public nonisolated var isRestored: Bool { mirror.restored }
+
+    /// Reads the stored session (once; later calls return what the client holds). Call it at launch: an
+    /// offline launch restores the session too, as only the server refusing the refresh token ends it.
+    ///
+    /// - Returns: The session, or `nil` when none is stored.
+    /// - Throws: ``GatehouseError/storage(_:)`` when the store cannot be read (the Keychain before the first
+    ///   unlock after a reboot): the state is unknown, so do not show a signed-out screen; try again later.
+    @discardableResult
+    public func restore() async throws -> Session? { try loadedSession() }
+
     /// Whether a session is stored (no network; the session may still turn out to be revoked or expired).
-    /// A store that cannot be read counts as signed out.
+    /// A store that cannot be read counts as signed out here; ``restore()`` tells the two apart.
     public var isSignedIn: Bool { (try? loadedSession()) != nil }
+
+    private func activate(_ id: UUID) {
+        do {
+            hub.activate(id, with: AuthStateChange(event: .initialSession, session: try loadedSession()))
+        } catch {
+            let failure = (error as? GatehouseError).flatMap { if case .storage(let f) = $0 { f } else { nil } }
+            hub.activate(id, with: AuthStateChange(event: .initialSession, session: nil, restoreFailure: failure))
+        }
+    }
 
     // MARK: Email and password
 
@@ -245,7 +305,7 @@ public actor GatehouseClient {
     /// - Returns: The profile.
     /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended: sign in again),
     ///   `unauthorized` (the token was refused even after a refresh), or a transport failure.
-    public func currentUser() async throws -> Profile {
+    public func profile() async throws -> Profile {
         try decode(Profile.self, try await authorized("GET", "/me", body: nil))
     }
 
@@ -267,6 +327,6 @@ public actor GatehouseClient {
     ///   signed in), or `invalidGrant` (the session had already ended and is cleared: sign in, then delete).
     public func deleteAccount() async throws {
         _ = try await authorized("DELETE", "/me", body: nil)
-        try end(.userDeleted)
+        if let failure = end(.userDeleted) { throw GatehouseError.storage(failure) }
     }
 }

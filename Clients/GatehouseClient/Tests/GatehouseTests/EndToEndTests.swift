@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 /// The SDK against a real Gatehouse server on a loopback port: every method, rotation, racing
 /// refreshes, sign-out, and a server that goes away.
@@ -35,7 +35,7 @@ struct EndToEndTests {
 
         let session = try await client.signIn(email: email, password: "correct horse 9")
         #expect(try FileTokenStore(url: storeURL).load() == session, "the session is persisted")
-        var profile = try await client.currentUser()
+        var profile = try await client.profile()
         #expect(profile.email == email && profile.emailVerified && profile.identities.map(\.provider) == ["password"])
         profile = try await client.updateProfile(fullName: "Ann Example")
         #expect(profile.fullName == "Ann Example")
@@ -60,13 +60,13 @@ struct EndToEndTests {
             return try await group.reduce(into: [Session]()) { $0.append($1) }
         }
         #expect(Set(sessions.map(\.refreshToken)).count == 1, "one refresh served every caller")
-        #expect(try await client.currentUser().sub == profile.sub)
+        #expect(try await client.profile().sub == profile.sub)
 
         // Sign out: the old access token stops working at once.
-        let before = try #require(try await client.currentSession)
+        let before = try #require(client.currentSession)
         try await client.signOut()
         #expect(try await server.raw("GET", "/me", bearer: before.accessToken).0 == 401)
-        await #expect(throws: GatehouseError.notSignedIn) { try await client.currentUser() }
+        await #expect(throws: GatehouseError.notSignedIn) { try await client.profile() }
 
         // Forgot and reset, then change the password, sign out everywhere, delete.
         try await Task.sleep(nanoseconds: 1_100_000_000)
@@ -79,7 +79,7 @@ struct EndToEndTests {
         let other = GatehouseClient(configuration: .init(baseURL: server.baseURL))
         try await other.signIn(email: email, password: "another horse 8")
         try await client.signOutEverywhere()
-        await #expect(throws: GatehouseError.self) { try await other.currentUser() }
+        await #expect(throws: GatehouseError.self) { try await other.profile() }
         try await client.signIn(email: email, password: "another horse 8")
         try await client.deleteAccount()
         #expect(try FileTokenStore(url: storeURL).load() == nil)
@@ -94,9 +94,9 @@ struct EndToEndTests {
         try await signedUp(server, client, email)
         try await client.signIn(email: email, password: "correct horse 9")
         server.stop()
-        await expectError(isTransport) { _ = try await client.currentUser() }
+        await expectError(isTransport) { _ = try await client.profile() }
         await expectError(isTransport) { _ = try await client.refresh() }
-        let kept = try await client.currentSession
+        let kept = client.currentSession
         #expect(try store.load() != nil && kept != nil, "still signed in")
     }
 

@@ -54,6 +54,8 @@ public struct Profile: Codable, Sendable, Equatable {
 
 /// What happened to the session, for UI that follows it.
 public enum AuthEvent: Sendable, Equatable {
+    /// The first element of ``GatehouseClient/authStateChanges``: the state when the stream began.
+    case initialSession
     /// A sign-in of any kind stored a new session.
     case signedIn
     /// The user signed out (on this device, or everywhere).

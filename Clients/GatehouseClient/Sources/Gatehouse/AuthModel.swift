@@ -9,8 +9,23 @@ import Observation
 @MainActor
 @Observable
 public final class AuthModel {
-    /// Whether a session is stored; it follows the client's ``AuthEvent``s (an expired session sets it to `false`).
-    public private(set) var isAuthenticated = false
+    /// Where the model is: restoring at launch (show neither the sign-in screen nor the app yet), signed out,
+    /// or signed in. It follows the client's ``GatehouseClient/authStateChanges``.
+    public enum Phase: Sendable, Equatable {
+        /// The stored session has not been read yet, or could not be (the Keychain before the first unlock).
+        case restoring
+        /// No session: show sign-in.
+        case signedOut
+        /// A session is stored (it may be offline: only the server refusing the refresh token ends it).
+        case signedIn
+    }
+
+    /// Where the model is; starts at ``Phase/restoring``.
+    public private(set) var phase: Phase = .restoring
+    /// Whether a session is stored (``phase`` is ``Phase/signedIn``); `false` while restoring too.
+    public var isAuthenticated: Bool { phase == .signedIn }
+    /// The signed-in user from the ID token, available offline at launch; `nil` when signed out.
+    public private(set) var user: User?
     /// An action is under way; disable its buttons meanwhile.
     public private(set) var isLoading = false
     /// A message to show, from the last failed action (cleared when the next one starts).
@@ -37,11 +52,11 @@ public final class AuthModel {
     /// - Parameter client: The client whose session the model shows.
     public init(client: GatehouseClient) {
         self.client = client
-        let events = client.events
+        let changes = client.authStateChanges
         listener = Task { [weak self] in
-            for await event in events {
+            for await change in changes {
                 guard let self else { return }
-                self.apply(event)
+                self.apply(change)
             }
         }
     }
@@ -50,10 +65,23 @@ public final class AuthModel {
         listener?.cancel()
     }
 
-    /// Restores a stored session at launch and loads the profile (a network failure keeps the session).
+    /// Restores a stored session at launch and loads the profile. ``phase`` leaves ``Phase/restoring`` only
+    /// when the store could be read: a Keychain that is still locked sets ``errorMessage`` and keeps it there
+    /// (call this again later), and an offline launch is signed in with ``user`` from the ID token.
     public func restore() async {
-        isAuthenticated = await client.isSignedIn
-        if isAuthenticated { await loadProfile() }
+        do {
+            try await client.restore()
+        } catch let error as GatehouseError {
+            errorCode = error.code
+            errorMessage = Self.message(for: error)
+            return
+        } catch {
+            errorMessage = error.localizedDescription
+            return
+        }
+        errorMessage = nil
+        syncWithClient()
+        if isAuthenticated { profile = try? await client.profile() }
     }
 
     /// Signs in and loads the profile. An unconfirmed account sets ``needsConfirmation`` and
@@ -179,28 +207,78 @@ public final class AuthModel {
         await perform { profile = try await client.updateProfile(fullName: fullName) }
     }
 
-    /// Signs out on this device; the state follows through ``AuthEvent/signedOut``.
+    /// Signs out on this device; the model is signed out when this returns (even if the store failed to delete).
     public func signOut() async {
         await perform { try await client.signOut() }
+        syncWithClient()
     }
 
-    /// Deletes the account; the state follows through ``AuthEvent/userDeleted``. Confirm with the user first.
+    /// Deletes the account; the model is signed out when this returns. Confirm with the user first.
     public func deleteAccount() async {
         await perform { try await client.deleteAccount() }
+        syncWithClient()
+    }
+
+    /// Changes the password; the user's other sessions end, this one stays. A wrong `current` shows
+    /// "Incorrect email or password." and changes nothing (the session is not refreshed for it).
+    ///
+    /// - Parameters:
+    ///   - current: The password now in use.
+    ///   - new: The new password.
+    /// - Returns: Whether the password was changed.
+    @discardableResult
+    public func changePassword(current: String, new: String) async -> Bool {
+        var changed = false
+        await perform {
+            try await client.changePassword(current: current, new: new)
+            changed = true
+        }
+        return changed
+    }
+
+    /// Ends every session of the user on every device, this one included.
+    public func signOutEverywhere() async {
+        await perform { try await client.signOutEverywhere() }
+        syncWithClient()
+    }
+
+    /// Leaves the confirmation screen (the "back" button): forgets ``pendingEmail`` and ``needsConfirmation``.
+    public func cancelConfirmation() {
+        needsConfirmation = false
+        pendingEmail = nil
+        errorMessage = nil
+        errorCode = nil
+    }
+
+    /// Shows a failure that happened outside the model (Sign in with Apple's sheet, your own API call).
+    ///
+    /// - Parameter error: What failed; ``GatehouseError`` gets the model's words, others their description.
+    public func report(_ error: any Error) {
+        errorCode = (error as? GatehouseError)?.code
+        errorMessage = (error as? GatehouseError).map(Self.message(for:)) ?? error.localizedDescription
     }
 
     /// Reloads ``profile`` from the server.
     public func loadProfile() async {
-        await perform { profile = try await client.currentUser() }
+        await perform { profile = try await client.profile() }
     }
 
     // MARK: Internals
 
     private func signedIn() async throws {
-        isAuthenticated = true
+        syncWithClient()
         needsConfirmation = false
         pendingEmail = nil
-        profile = try await client.currentUser()
+        profile = try await client.profile()
+    }
+
+    /// Takes the client's current state (not an event's, which may be older than an action that just returned).
+    private func syncWithClient() {
+        guard client.isRestored else { return }
+        let session = client.currentSession
+        phase = session == nil ? .signedOut : .signedIn
+        user = client.currentUser
+        if session == nil { profile = nil }
     }
 
     private func perform(_ action: () async throws -> Void) async {
@@ -222,44 +300,20 @@ public final class AuthModel {
         errorMessage = message
     }
 
-    private func apply(_ event: AuthEvent) {
-        switch event {
-        case .signedIn, .tokenRefreshed:
-            isAuthenticated = true
-        case .signedOut, .userDeleted:
-            isAuthenticated = false
-            profile = nil
-        case .sessionExpired:
-            isAuthenticated = false
-            profile = nil
+    private func apply(_ change: AuthStateChange) {
+        syncWithClient()
+        if change.event == .sessionExpired, client.currentSession == nil {
             errorMessage = "Your session ended. Please sign in again."
         }
     }
 
-    /// Words for people, by the contract's codes.
+    /// Words for people, by the contract's codes (``GatehouseError/errorDescription``).
     ///
     /// - Parameter error: What an SDK call threw.
     /// - Returns: A sentence to show: fixed words for the common codes, the server's (safe) message for
     ///   policy failures and conflicts, and the wait time for `too_many_requests` when the server gave one.
     public static func message(for error: GatehouseError) -> String {
-        switch error {
-        case .transport: return "Can't reach the server. Check your connection and try again."
-        case .notSignedIn: return "Please sign in."
-        case .invalidResponse: return "Something went wrong. Please try again."
-        case .server(let server):
-            switch server.code {
-            case .invalidCredentials: return "Incorrect email or password."
-            case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
-            case .codeMismatch: return "That code isn't right. Check the email and try again."
-            case .codeExpired: return "That code has expired. Ask for a new one."
-            case .invalidPassword: return server.message
-            case .tooManyRequests:
-                return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
-            case .conflict: return server.message
-            case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
-            default: return server.message
-            }
-        }
+        error.errorDescription ?? error.description
     }
 }
 #endif

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 @Suite("Primitives: SHA-256, nonces, PKCE, the file store")
 struct PrimitivesTests {

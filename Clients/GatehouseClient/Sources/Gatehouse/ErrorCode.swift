@@ -1,51 +1,5 @@
 import Foundation
 
-/// Everything the SDK throws: the server's answer (with the contract's code), or a failure to
-/// reach it (which never ends the session).
-///
-/// Switch on ``code`` for the contract's codes (``ErrorCode/invalidCredentials``,
-/// ``ErrorCode/tooManyRequests`` …), or use ``AuthModel/message(for:)`` for words to show.
-public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server answered with an error body.
-    case server(ServerError)
-    /// The server could not be reached or the connection failed; the session is kept.
-    case transport(String)
-    /// The answer was not what the contract says.
-    case invalidResponse(String)
-    /// The call needs a signed-in user and there is none.
-    case notSignedIn
-
-    /// The contract's error code, when the server answered.
-    public var code: ErrorCode? {
-        if case .server(let error) = self { return error.code }
-        return nil
-    }
-
-    /// A one-line account for logs (code, status and the server's message); not meant for people.
-    public var description: String {
-        switch self {
-        case .server(let error): "\(error.code.rawValue) (HTTP \(error.status)): \(error.message)"
-        case .transport(let detail): "The server could not be reached: \(detail)"
-        case .invalidResponse(let detail): "Unexpected answer from the server: \(detail)"
-        case .notSignedIn: "Not signed in."
-        }
-    }
-}
-
-/// An error body: `{"error": {"code", "message"}}`, plus what the headers said.
-public struct ServerError: Sendable, Equatable {
-    /// The contract's stable code; decide on this, never on ``message``.
-    public var code: ErrorCode
-    /// Human-readable text from the server, safe to show.
-    public var message: String
-    /// The HTTP status (400, 401, 403, 429, 503 …).
-    public var status: Int
-    /// `X-Request-Id`, for support requests and logs.
-    public var requestID: String?
-    /// Seconds to wait (429).
-    public var retryAfter: Int?
-}
-
 /// The contract's error codes; codes this SDK version does not know arrive as `.other`.
 ///
 /// What they mean for an app, in short: `invalidCredentials` — wrong email or password (the same for

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -74,4 +74,18 @@ func expectError(sourceLocation: SourceLocation = #_sourceLocation, _ matches: (
 func isTransport(_ error: GatehouseError) -> Bool {
     if case .transport = error { return true }
     return false
+}
+
+func isStorage(_ error: GatehouseError) -> Bool {
+    if case .storage = error { return true }
+    return false
+}
+
+/// An unsigned JWT with `claims` (the SDK reads ID token claims without verifying them).
+func fakeIDToken(_ claims: [String: Any]) -> String {
+    let encode: (Data) -> String = {
+        $0.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+    return "\(encode(Data(#"{"alg":"none"}"#.utf8))).\(encode(StubTransport.json(claims))).sig"
 }

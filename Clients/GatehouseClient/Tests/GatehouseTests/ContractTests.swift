@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GatehouseClient
+@testable import Gatehouse
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -49,7 +49,7 @@ struct ContractTests {
         ("refresh", { _ = try await $0.refresh() }),
         ("signOut", { try await $0.signOut() }),
         ("signOutEverywhere", { try await $0.signOutEverywhere() }),
-        ("currentUser", { _ = try await $0.currentUser() }),
+        ("profile", { _ = try await $0.profile() }),
         ("updateProfile(name)", { _ = try await $0.updateProfile(fullName: "Ann") }),
         ("updateProfile(nil)", { _ = try await $0.updateProfile(fullName: nil) }),
         ("deleteAccount", { try await $0.deleteAccount() }),
@@ -165,7 +165,7 @@ struct ContractTests {
         ResponseProbe(method: "POST", path: "/auth/handoff", status: 200, unread: ["token_type"]) {
             try await $0.redeemHandoff(code: "handoff", codeVerifier: PKCE().verifier)
         },
-        ResponseProbe(method: "GET", path: "/me", status: 200) { try await $0.currentUser() },
+        ResponseProbe(method: "GET", path: "/me", status: 200) { try await $0.profile() },
         ResponseProbe(method: "PATCH", path: "/me", status: 200) { try await $0.updateProfile(fullName: "Ann") },
         // The error body, read by ServerError.decode whatever the endpoint.
         ResponseProbe(method: "POST", path: "/auth/signin", status: 401) { client in

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The refresh, one at a time in this client and, with a ``RefreshCoordinator``, across clients and processes
+/// that share the store (an app and its widget in one Keychain access group, two clients in one app).
+///
+/// Refresh tokens rotate and a reused one ends the session, so before presenting its refresh token a client
+/// re-reads the store: when another client already refreshed (or signed out), it adopts that instead. After a
+/// refused refresh it re-reads again: a newer stored token means it lost a race, not the session.
+extension GatehouseClient {
+    /// A refresh is joined only by callers holding the same refresh token: one left over from an earlier
+    /// session (a sign-in happened meanwhile) is not the new session's refresh.
+    func refreshed(from current: Session) async throws -> Session {
+        if let refreshing, refreshing.token == current.refreshToken { return try await refreshing.task.value }
+        let task = Task { try await self.coordinatedRefresh(current) }
+        refreshing = (current.refreshToken, task)
+        defer { if refreshing?.task == task { refreshing = nil } }
+        return try await task.value
+    }
+
+    private func coordinatedRefresh(_ current: Session) async throws -> Session {
+        guard let coordinator = refreshCoordinator else { return try await performRefresh(current) }
+        return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+    }
+
+    /// What the store holds now, when it can be read and this client has nothing newer waiting to be written.
+    private func storedNow() -> Session?? {
+        guard unsaved == nil, !uncleared else { return nil }
+        do {
+            return .some(try store.load())
+        } catch {
+            return nil
+        }
+    }
+
+    private func performRefresh(_ current: Session) async throws -> Session {
+        var presented = current
+        if let stored = storedNow(), stored?.refreshToken != current.refreshToken {
+            // Another client or process refreshed, signed in or signed out since this one last looked.
+            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
+            guard let stored else {
+                log(.info, "the session was ended by another client sharing the store")
+                end(.signedOut)
+                throw GatehouseError.notSignedIn
+            }
+            log(.info, "adopting the session another client sharing the store refreshed")
+            adopt(stored)
+            if !stored.isExpiring(at: now(), leeway: configuration.refreshLeeway) { return stored }
+            presented = stored
+        }
+        do {
+            let body = ["refresh_token": presented.refreshToken]
+            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body))
+            // A sign-out (or a new sign-in) while the refresh was in flight wins.
+            guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
+            keep(new)
+            log(.info, "refreshed the session")
+            hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))
+            return new
+        } catch let error as GatehouseError where error.code == .invalidGrant {
+            guard session?.refreshToken == presented.refreshToken else { throw error }
+            if let stored = storedNow(), let stored, stored.refreshToken != presented.refreshToken {
+                // Lost a race with another client sharing the store: its rotation is the session now.
+                log(.info, "another client refreshed first; adopting its session")
+                adopt(stored)
+                return stored
+            }
+            log(.warning, "the server refused the refresh token (invalid_grant)")
+            end(.sessionExpired)
+            throw error
+        }
+    }
+
+    /// Takes a session another client wrote to the store (nothing to write back).
+    private func adopt(_ stored: Session) {
+        session = stored
+        loaded = true
+        hub.emit(AuthStateChange(event: .tokenRefreshed, session: stored))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything the SDK throws: the server's answer (with the contract's code), a failure to reach it
+/// (which never ends the session), an answer that breaks the contract, no session, or the session store.
+///
+/// Switch on ``code`` for the contract's codes (``ErrorCode/invalidCredentials``,
+/// ``ErrorCode/tooManyRequests`` …); ``errorDescription`` (`localizedDescription`) has words to show.
+public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The server answered with an error body.
+    case server(ServerError)
+    /// No answer arrived; the `URLError` keeps its code (`.notConnectedToInternet`, `.timedOut`, `.cancelled`
+    /// for a cancelled task …). The session is kept.
+    case transport(URLError)
+    /// The answer was not what the contract says (a body that does not decode, for one).
+    case invalidResponse(String)
+    /// The call needs a signed-in user and there is none.
+    case notSignedIn
+    /// The ``TokenStore`` refused; see ``StorageFailure`` for what the client kept.
+    case storage(StorageFailure)
+
+    /// The contract's error code, when the server answered.
+    public var code: ErrorCode? {
+        if case .server(let error) = self { return error.code }
+        return nil
+    }
+
+    /// The `URLError` code of a transport failure.
+    public var urlErrorCode: URLError.Code? {
+        if case .transport(let error) = self { return error.code }
+        return nil
+    }
+
+    /// Whether the call was cancelled (the task was cancelled, or the request was).
+    public var isCancelled: Bool { urlErrorCode == .cancelled }
+
+    /// Whether the device is offline or the server could not be reached in time.
+    public var isConnectivityProblem: Bool {
+        guard let code = urlErrorCode else { return false }
+        return [.notConnectedToInternet, .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed]
+            .contains(code)
+    }
+
+    /// A one-line account for logs (code, status and the server's message); not meant for people.
+    public var description: String {
+        switch self {
+        case .server(let error): "\(error.code.rawValue) (HTTP \(error.status)): \(error.message)"
+        case .transport(let error): "The server could not be reached: URLError \(error.code.rawValue)"
+        case .invalidResponse(let detail): "Unexpected answer from the server: \(detail)"
+        case .notSignedIn: "Not signed in."
+        case .storage(let failure): failure.description
+        }
+    }
+
+    /// A sentence to show people, by the contract's codes: fixed words for the common codes, the server's
+    /// (safe) message for policy failures and conflicts, and the wait for `too_many_requests`.
+    public var errorDescription: String? {
+        switch self {
+        case .transport(let error) where error.code == .cancelled: return "Cancelled."
+        case .transport(let error) where error.code == .timedOut: return "The server took too long to answer. Try again."
+        case .transport: return "Can't reach the server. Check your connection and try again."
+        case .notSignedIn: return "Please sign in."
+        case .invalidResponse: return "Something went wrong. Please try again."
+        case .storage(let failure) where failure.operation == .load:
+            return "Your saved sign-in can't be read yet. Unlock your device and try again."
+        case .storage: return "Your sign-in can't be saved on this device right now. Unlock it and try again."
+        case .server(let server):
+            switch server.code {
+            case .invalidCredentials: return "Incorrect email or password."
+            case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
+            case .codeMismatch: return "That code isn't right. Check the email and try again."
+            case .codeExpired: return "That code has expired. Ask for a new one."
+            case .invalidGrant: return "Your session ended. Please sign in again."
+            case .tooManyRequests:
+                return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
+            case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
+            default: return server.message
+            }
+        }
+    }
+}
