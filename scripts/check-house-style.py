@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_LINES = 400
 MIN_DOC_COVERAGE = 0.90
 SOURCE_DIRS = ["Sources", "Tests", "Benchmarks", "Clients/GatehouseClient/Sources", "Clients/GatehouseClient/Tests"]
-DOCUMENTED_MODULES = ["Sources/GatehouseCore", "Clients/GatehouseClient/Sources/GatehouseClient"]
+DOCUMENTED_MODULES = ["Sources/GatehouseCore", "Clients/GatehouseClient/Sources/Gatehouse"]
 
 DECL = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|override|static|class|mutating|convenience|required|indirect)\s+)*"
@@ -137,6 +137,9 @@ def parameters(sig):
 def check_docs(verbose):
     problems, report = [], []
     for module in DOCUMENTED_MODULES:
+        if not os.path.isdir(os.path.join(ROOT, module)):
+            problems.append(f"{module}: documented module not found (renamed? update DOCUMENTED_MODULES)")
+            continue
         total = documented = 0
         missing = []
         for path in swift_files(module):

@@ -5,6 +5,9 @@
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
+# `git subtree split` writes commits: a bare CI machine may have no git identity.
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-gatehouse-ci} GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ci@gatehouse.invalid}
+export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-gatehouse-ci} GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-ci@gatehouse.invalid}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-sdk-install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
