@@ -73,17 +73,7 @@ curl -sf "$BASE/auth/google" -H 'content-type: application/json' -d "{\"id_token
 measure() { # connections script path
     local out
     out=$(wrk -t2 -c"$1" -d"$DURATION" --latency ${2:+-s "$2"} "$BASE$3")
-    python3 - "$out" <<'PY'
-import re, sys
-text = sys.argv[1]
-def ms(label):
-    m = re.search(r"^\s*%s%%\s+([\d.]+)(us|ms|s)\s*$" % label, text, re.M)
-    if not m: return float("nan")
-    v = float(m.group(1)); return v / 1000 if m.group(2) == "us" else v * 1000 if m.group(2) == "s" else v
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print(f"{rps:.0f} {ms('50'):.3f} {ms('90'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}")
-PY
+    printf "%s\n" "$out" | python3 Benchmarks/wrk_summary.py
 }
 
 # Waits until the server has finished queued work (e.g. password hashes) so phases do not overlap.
