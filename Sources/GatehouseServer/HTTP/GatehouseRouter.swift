@@ -34,8 +34,15 @@ struct GatehouseRouter {
         AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
         if compatAPIV1 {
-            CompatAPIController(passwords: passwords, sessions: sessions, social: social, profiles: profiles, body: body, authenticator: authenticator)
-                .addRoutes(to: routes)
+            CompatAPIController(
+                passwords: passwords,
+                sessions: sessions,
+                social: social,
+                profiles: profiles,
+                body: body,
+                authenticator: authenticator
+            )
+            .addRoutes(to: routes)
         }
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)
