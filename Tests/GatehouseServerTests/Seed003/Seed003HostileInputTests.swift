@@ -5,6 +5,7 @@ import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import Testing
 
 /// The seed 003 (Hero365) API refuses what it must, with the contract's envelope and codes, and is
@@ -153,5 +154,16 @@ struct Seed003HostileInputTests {
         #expect(try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "true"]).compatAPIV1)
         #expect(try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "false"]).compatAPIV1 == false)
         #expect(throws: ConfigurationError.self) { try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "maybe"]) }
+    }
+
+    @Test func theDoctorSaysWhenTheCompatibilityAPIIsOn() async throws {
+        var c = GatehouseConfiguration()
+        c.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        let off = await Doctor.run(configuration: c, logger: Logger(label: "doctor-test"))
+        #expect(off.finding("compat.api-v1") == nil)
+        c.compatAPIV1 = true
+        let on = await Doctor.run(configuration: c, logger: Logger(label: "doctor-test"))
+        #expect(on.finding("compat.api-v1")?.severity == .ok, "\(on.rendered)")
+        #expect(on.finding("compat.api-v1")?.summary.contains("/api/v1/auth/otp") == true)
     }
 }
