@@ -18,7 +18,10 @@ struct ContractTests {
 
     @Test func everyDocumentedExchangeMatchesTheDocument() async throws {
         try await FakeIssuer.run { issuer in
-            let (app, _) = try await TestApp.social(issuer: issuer) { $0.maxBodySize = 4096 }
+            let (app, _) = try await TestApp.social(issuer: issuer) {
+                $0.maxBodySize = 4096
+                $0.compatAPIV1 = true
+            }
             let samples = ContractSamples()
             let yaml = try await app.live { client in
                 try await Self.exercise(client, app: app, issuer: issuer, samples)
@@ -156,6 +159,9 @@ struct ContractTests {
         let handoff = try await s.send(client, .post, "/auth/handoff", json: ["code": "x", "code_verifier": .string(pkce.verifier)])
         #expect(handoff.status == .unauthorized)
         #expect(try await s.send(client, .post, "/auth/handoff", json: ["code": "x"]).status == .badRequest)
+
+        // The seed 003 (Hero365) API under /api/v1.
+        try await exerciseCompatAPI(client, app: app, issuer: issuer, s)
 
         // Last, the account goes.
         let last = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "another horse 5"])

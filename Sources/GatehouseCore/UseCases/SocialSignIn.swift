@@ -66,6 +66,8 @@ public struct SocialSignIn: Sendable {
     ///   - nonce: The raw nonce the token must carry (hashed), if any.
     ///   - fullName: A display-name hint (Apple sends the name only once).
     ///   - redirectURI: The redirect URI the code was issued for (web flow only).
+    ///   - expectedSubject: The user identifier the app says Apple gave it (`ASAuthorizationAppleIDCredential.user`,
+    ///     the seed 003 API's `user_identifier`); when sent, the token's `sub` must equal it or the token is refused.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The session's tokens, `isNewUser` set.
@@ -76,11 +78,16 @@ public struct SocialSignIn: Sendable {
         nonce: String?,
         fullName: String?,
         redirectURI: String? = nil,
+        expectedSubject: String? = nil,
         client: ClientInfo,
         logger: Logger
     ) async throws -> AuthTokens {
         try await events.observing("apple") {
             let identity = try await verify(identityToken, nonce: nonce, with: apple, client: client)
+            if let expectedSubject, expectedSubject != identity.subject {
+                try await recordFailedVerification(client: client)
+                throw GatehouseError.invalidToken(cause: "user_identifier differs from the token's sub")
+            }
             let request = ProviderSignIn(
                 identity: identity,
                 nonce: nonce,
@@ -116,10 +123,15 @@ public struct SocialSignIn: Sendable {
         do {
             return try await verifier.verify(token, rawNonce: nonce)
         } catch let error as GatehouseError where error.code == .invalidToken {
-            let bucket = limiter.bucket(limiter.settings.exchangePerClient, client: client)
-            try await limiter.ensureAllowed([bucket])
-            try await limiter.recordFailure([bucket])
+            try await recordFailedVerification(client: client)
             throw error
         }
+    }
+
+    /// Counts a refused provider token against the client's address (429 once past the limit).
+    func recordFailedVerification(client: ClientInfo) async throws {
+        let bucket = limiter.bucket(limiter.settings.exchangePerClient, client: client)
+        try await limiter.ensureAllowed([bucket])
+        try await limiter.recordFailure([bucket])
     }
 }

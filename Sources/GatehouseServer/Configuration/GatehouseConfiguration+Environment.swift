@@ -119,6 +119,7 @@ extension GatehouseConfiguration {
             c.appleCallbackMode = parsed
         }
         c.requireNonce = try reader.bool("GATEHOUSE_REQUIRE_NONCE") ?? c.requireNonce
+        c.compatAPIV1 = try reader.bool("GATEHOUSE_COMPAT_API_V1") ?? c.compatAPIV1
 
         c.webGoogleClientID = reader.string("GATEHOUSE_WEB_GOOGLE_CLIENT_ID")
         if let web = c.webGoogleClientID, !c.googleClientIDs.contains(web) {

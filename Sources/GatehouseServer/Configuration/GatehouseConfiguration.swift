@@ -80,6 +80,12 @@ public struct GatehouseConfiguration: Sendable {
     public var appleCallbackMode: AppleWebFlow.CallbackMode = .handoff
     public var requireNonce = false
 
+    // Compatibility APIs
+    /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`, default `false`):
+    /// `POST /api/v1/auth/apple/signin`, `/google/signin`, `/signup`, `/signin`, `/refresh` and
+    /// `GET /api/v1/users/me`, in the seed's shapes, on the native endpoints' use cases. Off, they answer 404.
+    public var compatAPIV1 = false
+
     // Web page
     /// The Google client id the web page's button uses (one of `googleClientIDs`); none hides it.
     public var webGoogleClientID: String?

@@ -20,4 +20,6 @@ public enum ContractLimits {
     public static let nonce = 256
     /// A handoff code or PKCE verifier.
     public static let handoff = 256
+    /// Apple's user identifier as the seed 003 client sends it (`user_identifier`, compared with the token's `sub`).
+    public static let userIdentifier = 256
 }

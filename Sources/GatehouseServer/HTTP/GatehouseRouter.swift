@@ -15,6 +15,8 @@ struct GatehouseRouter {
     let web: WebPage
     let body: RequestBodyReader
     let trustedProxies: Set<String>
+    /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`).
+    var compatAPIV1 = false
 
     /// Adds the middleware and every controller's routes.
     /// - Parameter router: The application's router.
@@ -31,6 +33,17 @@ struct GatehouseRouter {
         TokenController(sessions: sessions, body: body, authenticator: authenticator).addRoutes(to: routes)
         AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
+        if compatAPIV1 {
+            CompatAPIController(
+                passwords: passwords,
+                sessions: sessions,
+                social: social,
+                profiles: profiles,
+                body: body,
+                authenticator: authenticator
+            )
+            .addRoutes(to: routes)
+        }
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)
         OperationsController(sessions: sessions, metrics: metrics).addRoutes(to: routes)

@@ -185,7 +185,8 @@ extension GatehouseRuntime {
             discovery: discovery,
             web: WebPage(configuration: configuration),
             body: RequestBodyReader(limit: configuration.maxBodySize),
-            trustedProxies: configuration.trustedProxies
+            trustedProxies: configuration.trustedProxies,
+            compatAPIV1: configuration.compatAPIV1
         ).install(on: router)
 
         let mailDispatcher = MailDispatcher(

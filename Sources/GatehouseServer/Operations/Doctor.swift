@@ -85,6 +85,15 @@ public enum Doctor {
                 )
             }
         }
+        if c.compatAPIV1 {
+            findings.append(
+                .ok(
+                    "compat.api-v1",
+                    "GATEHOUSE_COMPAT_API_V1: the seed 003 (Hero365) API is served under /api/v1 (Apple, Google, email and password, "
+                        + "refresh, users/me); phone sign-in (/api/v1/auth/otp/*) is not served yet."
+                )
+            )
+        }
         return findings
     }
 

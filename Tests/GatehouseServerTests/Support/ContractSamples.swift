@@ -53,7 +53,9 @@ actor ContractSamples {
         ("/auth/password/forgot", "post", EmailRequest.fields), ("/auth/password/reset", "post", ResetPasswordRequest.fields),
         ("/auth/password/change", "post", ChangePasswordRequest.fields), ("/auth/google", "post", GoogleSignInRequest.fields),
         ("/auth/apple", "post", AppleSignInRequest.fields), ("/auth/handoff", "post", HandoffRequest.fields),
-        ("/me", "patch", ProfileUpdateRequest.fields),
+        ("/me", "patch", ProfileUpdateRequest.fields), ("/api/v1/auth/apple/signin", "post", CompatAppleSignInRequest.fields),
+        ("/api/v1/auth/google/signin", "post", CompatGoogleSignInRequest.fields), ("/api/v1/auth/signup", "post", SignUpRequest.fields),
+        ("/api/v1/auth/signin", "post", SignInRequest.fields), ("/api/v1/auth/refresh", "post", RefreshTokenRequest.fields),
     ]
 
     /// Everything as one JSON document.

@@ -1,0 +1,90 @@
+import GatehouseCore
+import Hummingbird
+
+/// The seed 003 (Hero365) API under `/api/v1`, served only with `GATEHOUSE_COMPAT_API_V1=true`: the
+/// seed's paths and JSON shapes mapped onto the same use cases as the native endpoints (no rule is
+/// implemented twice). Errors keep the contract's envelope and codes. Phone sign-in (`/api/v1/auth/otp/*`)
+/// is not served yet.
+struct CompatAPIController {
+    let passwords: PasswordAuthentication
+    let sessions: Sessions
+    let social: SocialSignIn
+    let profiles: Profiles
+    let body: RequestBodyReader
+    let authenticator: BearerAuthenticator
+
+    /// Adds the routes; `/api/v1/users/me` behind the authenticator.
+    /// - Parameter group: Where the routes go.
+    func addRoutes(to group: RouterGroup<GatehouseRequestContext>) {
+        group.post("/api/v1/auth/apple/signin", use: apple)
+        group.post("/api/v1/auth/google/signin", use: google)
+        group.post("/api/v1/auth/signup", use: signUp)
+        group.post("/api/v1/auth/signin", use: signIn)
+        group.post("/api/v1/auth/refresh", use: refresh)
+        group.group().add(middleware: authenticator).group(context: AuthenticatedRequestContext.self)
+            .get("/api/v1/users/me", use: me)
+    }
+
+    @Sendable func apple(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(CompatAppleSignInRequest.self, from: request)
+        let tokens = try await social.signInWithApple(
+            identityToken: input.idToken,
+            authorizationCode: input.authorizationCode,
+            nonce: input.nonce,
+            fullName: input.fullName,
+            expectedSubject: input.userIdentifier,
+            client: context.client,
+            logger: context.logger
+        )
+        return try await answer(tokens, context: context)
+    }
+
+    @Sendable func google(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(CompatGoogleSignInRequest.self, from: request)
+        let tokens = try await social.signInWithGoogle(
+            idToken: input.idToken,
+            nonce: input.nonce,
+            fullName: input.nameHint,
+            client: context.client,
+            logger: context.logger
+        )
+        return try await answer(tokens, context: context)
+    }
+
+    @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(SignUpRequest.self, from: request)
+        let result = try await passwords.signUp(
+            email: input.email,
+            password: input.password,
+            fullName: input.fullName,
+            client: context.client,
+            logger: context.logger
+        )
+        return try SignUpResponse(result).response(.created)
+    }
+
+    @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(SignInRequest.self, from: request)
+        let tokens = try await passwords.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
+        return try await answer(tokens, context: context)
+    }
+
+    @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(RefreshTokenRequest.self, from: request)
+        let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
+        return try await answer(tokens, context: context)
+    }
+
+    @Sendable func me(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
+        let view = try await profiles.view(for: context.principal, logger: context.logger)
+        return try CompatUserResponse(view).response()
+    }
+
+    /// The seed's sign-in answer: the tokens and the user they were issued to, read the way `GET /me`
+    /// reads the caller (the new access token authenticated, then its profile).
+    private func answer(_ tokens: AuthTokens, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try await sessions.authenticate(bearer: tokens.accessToken, logger: context.logger)
+        let view = try await profiles.view(for: principal, logger: context.logger)
+        return try CompatSignInResponse(tokens, user: view).response()
+    }
+}

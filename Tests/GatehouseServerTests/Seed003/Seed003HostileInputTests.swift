@@ -1,0 +1,169 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import GatehouseServer
+import GatehouseTesting
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The seed 003 (Hero365) API refuses what it must, with the contract's envelope and codes, and is
+/// absent unless `GATEHOUSE_COMPAT_API_V1` turns it on.
+@Suite("Seed 003 (Hero365): hostile input and the GATEHOUSE_COMPAT_API_V1 setting")
+struct Seed003HostileInputTests {
+    typealias Seed = Seed003Client
+
+    static let paths: [(HTTPRequest.Method, String)] = [
+        (.post, "/api/v1/auth/apple/signin"), (.post, "/api/v1/auth/google/signin"), (.post, "/api/v1/auth/signup"),
+        (.post, "/api/v1/auth/signin"), (.post, "/api/v1/auth/refresh"), (.get, "/api/v1/users/me"),
+    ]
+
+    /// An answer in the contract's error envelope with `code`.
+    static func refused(_ reply: Reply, _ status: HTTPResponse.Status, _ code: String) -> Bool {
+        reply.status == status && reply.errorCode == code && reply.object["error"]?.objectValue?["message"]?.stringValue != nil
+    }
+
+    @Test func aUserIdentifierThatIsNotTheTokensSubIsInvalidToken() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await Seed003ContractTests.app(issuer)
+            try await app.live { client in
+                let token = issuer.token(.apple, audience: Clients.appleBundle, subject: "000123.real.1234", email: "v@privaterelay.appleid.com")
+                let request = Seed.AppleSignInRequest(id_token: token, user_identifier: "000999.other.9999", email: nil, full_name: "Mallory")
+                let reply = try await Seed003ContractTests.post(client, "/api/v1/auth/apple/signin", request)
+                #expect(Self.refused(reply, .unauthorized, "invalid_token"), "\(reply.bodyText)")
+                #expect(!reply.bodyText.contains("000123.real.1234") && !reply.bodyText.contains(token))
+                #expect(
+                    try await client.send(.post, "/api/v1/auth/apple/signin", json: ["id_token": .string(token), "user_identifier": ""]).status
+                        == .badRequest
+                )
+                // No account was created by the refused attempt: the real owner is new.
+                let owner = try await client.send(
+                    .post,
+                    "/api/v1/auth/apple/signin",
+                    json: ["id_token": .string(token), "user_identifier": "000123.real.1234"]
+                )
+                #expect(try Seed003ContractTests.decode(Seed.OAuthSignInResponse.self, owner).is_new_user)
+            }
+        }
+    }
+
+    @Test func malformedIllTypedAndOversizedBodiesAreRefused() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await TestApp.social(issuer: issuer) {
+                $0.compatAPIV1 = true
+                $0.maxBodySize = 4096
+            }.0
+            try await app.live { client in
+                let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-h", email: "h@gmail.com")
+                for (_, path) in Self.paths where path != "/api/v1/users/me" {
+                    #expect(Self.refused(try await client.send(.post, path, raw: "{"), .badRequest, "invalid_request"), "\(path)")
+                    #expect(Self.refused(try await client.send(.post, path, raw: "[]"), .badRequest, "invalid_request"), "\(path)")
+                    #expect(
+                        Self.refused(
+                            try await client.send(.post, path, raw: "{}", contentType: "text/plain"),
+                            .unsupportedMediaType,
+                            "unsupported_media_type"
+                        )
+                    )
+                    let big = #"{"id_token":""# + String(repeating: "x", count: 8192) + #""}"#
+                    #expect(Self.refused(try await client.send(.post, path, raw: big), .contentTooLarge, "payload_too_large"), "\(path)")
+                }
+                let apple = "/api/v1/auth/apple/signin"
+                let google = "/api/v1/auth/google/signin"
+                var ill: [(String, JSONValue)] = []
+                ill.append((apple, ["id_token": 1]))
+                ill.append((apple, ["id_token": "x", "user_identifier": 5]))
+                ill.append((apple, ["user_identifier": "abc"]))
+                ill.append((google, ["id_token": .array([])]))
+                ill.append((google, ["id_token": .string(token), "given_name": false]))
+                ill.append(("/api/v1/auth/signup", ["email": "not-an-address", "password": "correct horse 9"]))
+                ill.append(("/api/v1/auth/signin", ["email": "a@example.com"]))
+                ill.append(("/api/v1/auth/refresh", ["refresh_token": .null]))
+                for (path, body) in ill {
+                    #expect(Self.refused(try await client.send(.post, path, json: body), .badRequest, "invalid_request"), "\(path) \(body)")
+                }
+                let duplicate = #"{"id_token":"a","id_token":"b"}"#
+                #expect(Self.refused(try await client.send(.post, "/api/v1/auth/google/signin", raw: duplicate), .badRequest, "invalid_request"))
+                let longIdentifier = String(repeating: "u", count: 257)
+                let long = try await client.send(
+                    .post,
+                    "/api/v1/auth/apple/signin",
+                    json: ["id_token": "x", "user_identifier": .string(longIdentifier)]
+                )
+                #expect(Self.refused(long, .badRequest, "invalid_request"))
+                #expect(
+                    Self.refused(
+                        try await client.send(.post, "/api/v1/auth/google/signin", json: ["id_token": "garbage"]),
+                        .unauthorized,
+                        "invalid_token"
+                    )
+                )
+                let weak = try await client.send(.post, "/api/v1/auth/signup", json: ["email": "w@example.com", "password": "short"])
+                #expect(Self.refused(weak, .badRequest, "invalid_password"))
+            }
+        }
+    }
+
+    @Test func theUserNeedsAnAccessToken() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await Seed003ContractTests.app(issuer)
+            try await app.live { client in
+                let none = try await client.send(.get, "/api/v1/users/me")
+                #expect(Self.refused(none, .unauthorized, "unauthorized") && none.headers[.wwwAuthenticate] != nil)
+                #expect(Self.refused(try await client.send(.get, "/api/v1/users/me", bearer: "garbage"), .unauthorized, "unauthorized"))
+                let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-me", email: "me@gmail.com")
+                let signIn = try await client.send(.post, "/api/v1/auth/google/signin", json: ["id_token": .string(token)])
+                let idToken = signIn.string("id_token")
+                #expect(Self.refused(try await client.send(.get, "/api/v1/users/me", bearer: idToken), .unauthorized, "unauthorized"))
+                let wrongMethod = try await client.send(.post, "/api/v1/users/me", json: .object([:]))
+                #expect(wrongMethod.status == .methodNotAllowed)
+            }
+        }
+    }
+
+    @Test func theRoutesAreAbsentWhenTheSettingIsOff() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await TestApp.social(issuer: issuer).0
+            try await app.live { client in
+                let token = issuer.token(.google, audience: Clients.googleWeb, subject: "g-off", email: "off@gmail.com")
+                for (method, path) in Self.paths {
+                    let reply = try await client.send(method, path, json: method == .post ? ["id_token": .string(token)] : nil)
+                    #expect(Self.refused(reply, .notFound, "not_found"), "\(path): \(reply.status)")
+                }
+                let served = try app.built.routes.all
+                #expect(!served.contains { $0.path.hasPrefix("/api/") })
+            }
+        }
+    }
+
+    @Test func phoneSignInIsNotServedYet() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await Seed003ContractTests.app(issuer)
+            try await app.live { client in
+                for path in ["/api/v1/auth/otp/send", "/api/v1/auth/otp/verify"] {
+                    let reply = try await client.send(.post, path, json: ["phone": "+15555550100"])
+                    #expect(Self.refused(reply, .notFound, "not_found"), "\(path)")
+                }
+            }
+        }
+    }
+
+    @Test func theSettingIsReadFromTheEnvironmentOffByDefault() throws {
+        #expect(try GatehouseConfiguration.fromEnvironment([:]).compatAPIV1 == false)
+        #expect(try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "true"]).compatAPIV1)
+        #expect(try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "false"]).compatAPIV1 == false)
+        #expect(throws: ConfigurationError.self) { try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COMPAT_API_V1": "maybe"]) }
+    }
+
+    @Test func theDoctorSaysWhenTheCompatibilityAPIIsOn() async throws {
+        var c = GatehouseConfiguration()
+        c.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        let off = await Doctor.run(configuration: c, logger: Logger(label: "doctor-test"))
+        #expect(off.finding("compat.api-v1") == nil)
+        c.compatAPIV1 = true
+        let on = await Doctor.run(configuration: c, logger: Logger(label: "doctor-test"))
+        #expect(on.finding("compat.api-v1")?.severity == .ok, "\(on.rendered)")
+        #expect(on.finding("compat.api-v1")?.summary.contains("/api/v1/auth/otp") == true)
+    }
+}
