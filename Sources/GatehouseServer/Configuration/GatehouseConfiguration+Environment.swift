@@ -129,6 +129,7 @@ extension GatehouseConfiguration {
         c.webDirectory = reader.string("GATEHOUSE_WEB_DIR")
 
         try c.readMail(reader)
+        try c.readSMS(reader)
 
         if let level = reader.string("GATEHOUSE_LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

@@ -106,6 +106,10 @@ public struct GatehouseConfiguration: Sendable {
     /// Retries, dead-lettering and retention of the mail queue.
     public var mailDelivery = MailDeliverySettings()
 
+    // SMS
+    /// Where text messages go (`GATEHOUSE_SMS`): the outbox or Amazon SNS.
+    public var sms: SMSTransportSettings = .outbox
+
     // Logging
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text
@@ -135,5 +139,10 @@ public struct GatehouseConfiguration: Sendable {
 
     public var outboxDirectory: URL {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("outbox")
+    }
+
+    /// `<data dir>/sms`: where `GATEHOUSE_SMS=outbox` writes text messages.
+    public var smsOutboxDirectory: URL {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("sms")
     }
 }

@@ -1,0 +1,131 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import NIOCore
+import NIOHTTP1
+
+extension SNSTransport {
+    /// What SNS answered: the status, its error code and message (for errors), and the XML body.
+    struct Answer: Sendable {
+        var status: Int
+        var errorCode: String?
+        var message: String
+        var body: String
+    }
+
+    /// SNS error codes a later attempt can get past (throttling, SNS's own trouble).
+    static let transientCodes: Set<String> = [
+        "Throttled", "Throttling", "ThrottlingException", "ThrottledException", "KMSThrottling", "RequestLimitExceeded",
+        "InternalError", "InternalFailure", "ServiceUnavailable", "RequestTimeout",
+    ]
+
+    /// One signed call to the SNS query API: a form-encoded `POST` to the endpoint's path.
+    /// - Parameters:
+    ///   - fields: The form fields, `Action` and `Version` among them.
+    ///   - operation: The operation's name, for error details.
+    /// - Returns: SNS's answer, whatever its status.
+    /// - Throws: ``SMSTransportError``: transient when SNS could not be reached or did not answer in time.
+    func call(_ fields: [(String, String)], operation: String) async throws -> Answer {
+        guard let url = URL(string: settings.endpoint), let scheme = url.scheme, let host = url.host else {
+            throw SMSTransportError(.permanent, "SNS endpoint \(settings.endpoint) is not a URL")
+        }
+        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
+        let path = url.path.isEmpty ? "/" : url.path
+        let body = Array(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        var headers: [(String, String)] = [("Host", hostHeader), ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
+        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region, service: "sns")
+        headers += signer.signatureHeaders(for: SigV4Signer.Request(method: "POST", path: path, headers: headers, body: body), date: Date())
+        var request = HTTPClientRequest(url: "\(scheme)://\(hostHeader)\(path)")
+        request.method = .POST
+        for (name, value) in headers where name != "Host" { request.headers.add(name: name, value: value) }
+        request.headers.replaceOrAdd(name: "Host", value: hostHeader)
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http().execute(request, timeout: settings.timeout)
+            bytes = try await response.body.collect(upTo: 1 << 20)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw SMSTransportError(
+                .transient,
+                "SNS \(operation): no answer from \(hostHeader) within \(settings.timeout.nanoseconds / 1_000_000_000) s"
+            )
+        } catch {
+            throw SMSTransportError(.transient, "SNS \(operation): cannot reach \(hostHeader): \(Self.oneLine(String(describing: error)))")
+        }
+        let status = Int(response.status.code)
+        let text = String(buffer: bytes)
+        let ok = (200..<300).contains(status)
+        return Answer(
+            status: status,
+            errorCode: ok ? nil : Self.element("Code", in: text),
+            message: ok ? "" : Self.element("Message", in: text) ?? "",
+            body: text
+        )
+    }
+
+    /// Whether an error answer is worth retrying, and a detail safe to log.
+    /// - Parameters:
+    ///   - answer: SNS's error answer.
+    ///   - operation: The operation, for the detail.
+    /// - Returns: Transient for throttling, 429 and 5xx; permanent otherwise (a refused number or message,
+    ///   a bad request, refused signature, credentials or permissions).
+    static func classify(_ answer: Answer, operation: String) -> SMSTransportError {
+        let code = answer.errorCode ?? "HTTP \(answer.status)"
+        var detail = "SNS \(operation) failed: \(code)"
+        if answer.errorCode != nil { detail += " (HTTP \(answer.status))" }
+        let message = scrub(answer.message)
+        if !message.isEmpty { detail += ": \(message)" }
+        if answer.status == 403 {
+            detail += "; check the credentials, the clock and the IAM policy (sns:\(operation))"
+        }
+        let transient = answer.status == 429 || answer.status >= 500 || transientCodes.contains(code)
+        return SMSTransportError(transient ? .transient : .permanent, detail, code: answer.status)
+    }
+
+    /// SNS's message on one line, at most 300 characters, every run of 5 or more digits (a phone number,
+    /// perhaps a code) replaced by `<number>`.
+    static func scrub(_ message: String) -> String {
+        let line = oneLine(message)
+        let text = line.replacing(try! Regex(#"\+?[0-9][0-9 ().-]{3,}[0-9]"#)) { match in
+            line[match.range].filter(\.isNumber).count >= 5 ? "<number>" : String(line[match.range])
+        }
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+
+    /// The text of the first `<name>…</name>` element in `xml`, with XML's five entities decoded.
+    static func element(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: "<\(name)>"), let end = xml.range(of: "</\(name)>", range: start.upperBound..<xml.endIndex) else {
+            return nil
+        }
+        return String(xml[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The value of the `GetSMSAttributes` entry whose key is `key`, if SNS reported it.
+    static func attribute(_ key: String, in xml: String) -> String? {
+        guard let keyRange = xml.range(of: "<key>\(key)</key>") else { return nil }
+        return element("value", in: String(xml[keyRange.upperBound...]))
+    }
+
+    /// `text` percent-encoded for a form body: everything but RFC 3986's unreserved characters.
+    static func formEncode(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        return encoded
+    }
+
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+            .trimmingCharacters(in: .whitespaces)
+    }
+}

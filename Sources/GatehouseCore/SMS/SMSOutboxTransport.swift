@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+
+/// The development SMS transport (`GATEHOUSE_SMS=outbox`, the default): writes each message as a `.txt`
+/// file into `<data dir>/sms/`, readable by the owner only, and logs one line saying a message was
+/// written — never the number, the text or the code.
+///
+/// A file holds two lines: `To: <E.164 number>`, then `Text: <the text>` (line breaks in the text kept
+/// as they are, after the `Text: ` line's start).
+public struct SMSOutboxTransport: SMSTransport {
+    /// `outbox`.
+    public let name = "outbox"
+    /// The outbox directory (mode 0700); each message lands as `<id>-<kind>.txt` (mode 0600).
+    public let directory: URL
+    let logger: Logger
+
+    /// An outbox at `directory`. Nothing touches the file system here: the server calls
+    /// ``createDirectory()`` when it starts.
+    /// - Parameters:
+    ///   - directory: Where to write messages (`<data dir>/sms`).
+    ///   - logger: For the line that says a message was written.
+    public init(directory: URL, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// Creates the outbox directory (owner-only) if it is missing.
+    /// - Throws: The file system's error when the directory cannot be created.
+    public func createDirectory() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The file's content for `sms`: the number, then the text.
+    /// - Parameter sms: The message.
+    /// - Returns: `To: <number>\nText: <text>\n`.
+    public static func contents(of sms: OutgoingSMS) -> String {
+        "To: \(sms.to)\nText: \(sms.text)\n"
+    }
+
+    /// Writes the message to a hidden temporary file, then renames it, so a reader of the outbox never
+    /// sees half a message. Writing the same message twice (a retry) replaces the file.
+    /// - Parameter sms: The message; its id and kind must be safe in a file name.
+    /// - Throws: ``SMSTransportError``: permanent when the id or kind would leave the directory,
+    ///   transient when the file cannot be written.
+    public func send(_ sms: OutgoingSMS) async throws {
+        let allowed = { (text: String) in
+            !text.isEmpty && text.count <= 128 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+        guard allowed(sms.id), allowed(sms.kind) else {
+            throw SMSTransportError(.permanent, "an SMS id and kind must be letters, digits, - and _ (at most 128)")
+        }
+        let name = "\(sms.id)-\(sms.kind).txt"
+        let temporary = directory.appendingPathComponent(".\(name).tmp")
+        let target = directory.appendingPathComponent(name)
+        let data = Data(Self.contents(of: sms).utf8)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw SMSTransportError(.transient, "could not write to the SMS outbox at \(directory.path)")
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw SMSTransportError(.transient, "could not move a message into the SMS outbox at \(directory.path)")
+        }
+        logger.info("SMS written to outbox", metadata: ["sms.kind": .string(sms.kind), "sms.file": .string(name)])
+    }
+
+    /// Checks that the outbox directory exists and is writable.
+    /// - Returns: The directory.
+    /// - Throws: ``SMSTransportError`` (permanent) when it is missing or not writable.
+    public func check() async throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: directory.path)
+        else {
+            throw SMSTransportError(.permanent, "the SMS outbox \(directory.path) is missing or not writable")
+        }
+        return ["SMS outbox \(directory.path) is writable (messages are written there, not sent)"]
+    }
+
+    /// Nothing to close.
+    public func shutdown() async {}
+}
