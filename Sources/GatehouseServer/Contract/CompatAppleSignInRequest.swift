@@ -5,13 +5,18 @@ public struct CompatAppleSignInRequest: ContractRequest {
         .required("id_token", maxLength: ContractLimits.identityToken),
         .optional("user_identifier", maxLength: ContractLimits.userIdentifier), .optional("nonce", maxLength: ContractLimits.nonce),
         .optional("authorization_code", maxLength: ContractLimits.authorizationCode), .hint("email"),
-        .optional("full_name", maxLength: ContractLimits.fullName),
+        .optionalMayBeEmpty("full_name", maxLength: ContractLimits.fullName),
     ]
     public let idToken: String
     public let userIdentifier: String?
     public let nonce: String?
     public let authorizationCode: String?
+    /// The name hint as sent; see ``nameHint``.
     public let fullName: String?
+
+    /// `full_name` unless empty (the seed's app sends `""` when Apple gives no name, as it does after
+    /// the first sign-in).
+    public var nameHint: String? { fullName?.isEmpty == false ? fullName : nil }
 
     enum CodingKeys: String, CodingKey {
         case idToken = "id_token"

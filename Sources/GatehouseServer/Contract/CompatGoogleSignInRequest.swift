@@ -4,8 +4,9 @@
 public struct CompatGoogleSignInRequest: ContractRequest {
     public static let fields: [ContractField] = [
         .required("id_token", maxLength: ContractLimits.identityToken), .hint("access_token"),
-        .optional("nonce", maxLength: ContractLimits.nonce), .hint("email"), .optional("full_name", maxLength: ContractLimits.fullName),
-        .optional("given_name", maxLength: ContractLimits.fullName), .optional("family_name", maxLength: ContractLimits.fullName),
+        .optional("nonce", maxLength: ContractLimits.nonce), .hint("email"), .optionalMayBeEmpty("full_name", maxLength: ContractLimits.fullName),
+        .optionalMayBeEmpty("given_name", maxLength: ContractLimits.fullName),
+        .optionalMayBeEmpty("family_name", maxLength: ContractLimits.fullName),
         .hint("picture_url"),
     ]
     public let idToken: String
@@ -22,10 +23,11 @@ public struct CompatGoogleSignInRequest: ContractRequest {
         case familyName = "family_name"
     }
 
-    /// `full_name`, else the given and family names joined by a space, else `nil`.
+    /// `full_name`, else the given and family names joined by a space, else `nil` (empty strings count
+    /// as absent).
     public var nameHint: String? {
-        if let fullName { return fullName }
-        let parts = [givenName, familyName].compactMap { $0 }
+        if let fullName, !fullName.isEmpty { return fullName }
+        let parts = [givenName, familyName].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 }

@@ -10,6 +10,9 @@ public struct ContractField: Sendable, Equatable {
         case optional
         /// Absent, `null` or a string, and absent differs from `null` (PATCH semantics).
         case nullable
+        /// Absent, `null` or a string that may be empty, an empty one meaning absent: what some clients
+        /// send for a missing name (the seed 003 app sends Apple's empty name as `""`).
+        case optionalMayBeEmpty
         /// Documented and accepted, never read (the contract's hints, such as a social sign-in's
         /// `email`: the address comes from the verified token).
         case hint
@@ -36,6 +39,15 @@ public struct ContractField: Sendable, Equatable {
     /// - Returns: The declaration.
     public static func hint(_ name: String) -> ContractField {
         ContractField(name: name, presence: .hint, maxLength: nil)
+    }
+
+    /// An optional string member that may also be empty (empty means absent).
+    /// - Parameters:
+    ///   - name: The member's name on the wire.
+    ///   - maxLength: The longest value accepted, in Unicode scalars.
+    /// - Returns: The declaration.
+    public static func optionalMayBeEmpty(_ name: String, maxLength: Int) -> ContractField {
+        ContractField(name: name, presence: .optionalMayBeEmpty, maxLength: maxLength)
     }
 
     /// An optional string member.

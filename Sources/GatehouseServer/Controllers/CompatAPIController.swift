@@ -31,7 +31,7 @@ struct CompatAPIController {
             identityToken: input.idToken,
             authorizationCode: input.authorizationCode,
             nonce: input.nonce,
-            fullName: input.fullName,
+            fullName: input.nameHint,
             expectedSubject: input.userIdentifier,
             client: context.client,
             logger: context.logger

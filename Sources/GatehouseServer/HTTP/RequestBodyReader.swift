@@ -47,6 +47,9 @@ struct RequestBodyReader: Sendable {
                 case nil, .null?, .string?: break
                 case let other?: throw GatehouseError.invalidRequest("'\(field.name)' must be a string or null, not \(other.typeName).")
                 }
+            case .optionalMayBeEmpty:
+                if case .string(let value)? = object.members[field.name], value.isEmpty { break }
+                _ = try object.optionalString(field.name, maxLength: field.maxLength ?? limit)
             case .hint: break
             }
         }

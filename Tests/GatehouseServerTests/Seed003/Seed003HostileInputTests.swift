@@ -48,6 +48,46 @@ struct Seed003HostileInputTests {
         }
     }
 
+    /// The seed's app sends `fullName?.formatted()`, which is `""` when Apple gives no name (every
+    /// sign-in after the first): that is no name, not a malformed body. (Found in review: 400 before.)
+    @Test func emptyNamesFromTheSeedsAppMeanNoName() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await Seed003ContractTests.app(issuer)
+            try await app.live { client in
+                let apple = issuer.token(.apple, audience: Clients.appleBundle, subject: "000123.empty.1", email: "e@privaterelay.appleid.com")
+                let first = Seed.AppleSignInRequest(id_token: apple, user_identifier: "000123.empty.1", email: nil, full_name: "Ann Apple")
+                #expect(try await Seed003ContractTests.post(client, "/api/v1/auth/apple/signin", first).status == .ok)
+                let again = Seed.AppleSignInRequest(id_token: apple, user_identifier: "000123.empty.1", email: nil, full_name: "")
+                let reply = try await Seed003ContractTests.post(client, "/api/v1/auth/apple/signin", again)
+                let answer = try Seed003ContractTests.decode(Seed.OAuthSignInResponse.self, reply)
+                #expect(answer.user.full_name == "Ann Apple", "the empty name replaced nothing")
+
+                let google = issuer.token(.google, audience: Clients.googleWeb, subject: "g-empty", email: "ge@gmail.com")
+                let empty = Seed.GoogleSignInRequest(
+                    id_token: google,
+                    access_token: nil,
+                    email: nil,
+                    full_name: "",
+                    given_name: "Gil",
+                    family_name: "",
+                    picture_url: nil
+                )
+                let googleReply = try await Seed003ContractTests.post(client, "/api/v1/auth/google/signin", empty)
+                #expect(try Seed003ContractTests.decode(Seed.OAuthSignInResponse.self, googleReply).user.full_name == "Gil")
+                // Still strings only, and still bounded.
+                #expect(
+                    try await client.send(.post, "/api/v1/auth/apple/signin", json: ["id_token": .string(apple), "full_name": .number(1)]).status
+                        == .badRequest
+                )
+                let long = String(repeating: "n", count: ContractLimits.fullName + 1)
+                #expect(
+                    try await client.send(.post, "/api/v1/auth/google/signin", json: ["id_token": .string(google), "given_name": .string(long)])
+                        .status == .badRequest
+                )
+            }
+        }
+    }
+
     @Test func malformedIllTypedAndOversizedBodiesAreRefused() async throws {
         try await FakeIssuer.run { issuer in
             let app = try await TestApp.social(issuer: issuer) {
