@@ -33,10 +33,11 @@ extension GatehouseClient {
     }
 
     private func performRefresh(_ current: Session) async throws -> Session {
-        var presented = current
-        if let stored = storedNow(), stored?.refreshToken != current.refreshToken {
+        // This client may have moved on since the caller read its session (a refresh, an adoption, a sign-in).
+        var presented = session ?? current
+        if let stored = storedNow(), stored?.refreshToken != presented.refreshToken {
             // Another client or process refreshed, signed in or signed out since this one last looked.
-            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
+            guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
             guard let stored else {
                 log(.info, "the session was ended by another client sharing the store")
                 end(.signedOut)
@@ -44,8 +45,11 @@ extension GatehouseClient {
             }
             log(.info, "adopting the session another client sharing the store refreshed")
             adopt(stored)
-            if !stored.isExpiring(at: now(), leeway: configuration.refreshLeeway) { return stored }
             presented = stored
+        }
+        if presented.refreshToken != current.refreshToken {
+            rekeyRefresh(from: current.refreshToken, to: presented.refreshToken)
+            if !presented.isExpiring(at: now(), leeway: configuration.refreshLeeway) { return presented }
         }
         do {
             let body = ["refresh_token": presented.refreshToken]
@@ -68,6 +72,12 @@ extension GatehouseClient {
             end(.sessionExpired)
             throw error
         }
+    }
+
+    /// The refresh under way presents `new` now (it adopted a newer session), so callers holding `new` join it.
+    private func rekeyRefresh(from old: String, to new: String) {
+        guard let refreshing, refreshing.token == old else { return }
+        self.refreshing = (new, refreshing.task)
     }
 
     /// Takes a session another client wrote to the store (nothing to write back).
