@@ -54,8 +54,19 @@ extension GatehouseClient {
         do {
             let body = ["refresh_token": presented.refreshToken]
             let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body))
-            // A sign-out (or a new sign-in) while the refresh was in flight wins.
+            // A sign-out (or a new sign-in) while the refresh was in flight wins, in this client ...
             guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
+            // ... and in another one sharing the store: then the rotated session is not written back.
+            if let stored = storedNow(), stored?.refreshToken != presented.refreshToken {
+                guard let stored else {
+                    log(.info, "another client sharing the store signed out during the refresh")
+                    end(.signedOut)
+                    throw GatehouseError.notSignedIn
+                }
+                log(.info, "another client sharing the store signed in during the refresh; adopting its session")
+                adopt(stored)
+                return stored
+            }
             keep(new)
             log(.info, "refreshed the session")
             hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))

@@ -14,9 +14,11 @@ import Darwin
 public protocol RefreshCoordinator: Sendable {
     /// Runs `body` while no other holder of the same coordination runs theirs.
     ///
+    /// The client also writes the store of a sign-in or sign-out inside it.
+    ///
     /// - Parameter body: The refresh; the client re-reads the store first thing inside it.
     /// - Returns: What `body` returned.
-    /// - Throws: What `body` threw.
+    /// - Throws: What `body` threw, or an error of the coordinator's own before `body` ran (never after).
     func withExclusiveRefresh<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
 }
 

@@ -59,4 +59,60 @@ struct SharedStoreRaceTests {
         #expect(try await app.refreshed(from: stale).refreshToken == "refresh-2", "not .notSignedIn")
         #expect(Self.refreshTokens(transport) == ["refresh-1"])
     }
+
+    // Finding 4: a sign-out by another client while this one's refresh is in flight is not undone by it.
+    @Test func aSignOutDuringAnotherClientsRefreshStays() async throws {
+        let store = InMemoryTokenStore(SharedStoreTests.expiring)
+        let arrived = Gate()
+        let proceed = Gate()
+        let transport = Self.heldServer("refresh-1", arrived: arrived, proceed: proceed)
+        let app = client(transport, store)
+        let widget = client(transport, store)
+        try await app.restore()
+        let refresh = Task { try await widget.validAccessToken() }
+        await arrived.wait()
+        try await app.signOut()
+        proceed.release()
+        await #expect(throws: GatehouseError.notSignedIn) { _ = try await refresh.value }
+        #expect(try store.load() == nil, "the rotated session was not written back")
+        #expect(widget.currentSession == nil && app.currentSession == nil)
+    }
+
+    // Finding 4: a sign-in by another client while this one's refresh is in flight wins; this one adopts it.
+    @Test func aSignInDuringAnotherClientsRefreshIsAdopted() async throws {
+        let store = InMemoryTokenStore(SharedStoreTests.expiring)
+        let arrived = Gate()
+        let proceed = Gate()
+        let transport = Self.heldServer("refresh-1", arrived: arrived, proceed: proceed)
+        let app = client(transport, store)
+        let widget = client(transport, store)
+        let refresh = Task { try await widget.validAccessToken() }
+        await arrived.wait()
+        try await app.signIn(email: "a@example.com", password: "pw")
+        proceed.release()
+        #expect(try await refresh.value == "access-9")
+        #expect(try store.load()?.refreshToken == "refresh-9" && widget.currentSession?.refreshToken == "refresh-9")
+    }
+
+    // Finding 4: sign-in and sign-out write the store inside the coordinator's exclusive section.
+    @Test func signInAndSignOutWriteTheStoreUnderTheCoordinator() async throws {
+        let coordinator = CountingCoordinator()
+        let transport = Self.heldServer("none", arrived: Gate(), proceed: Gate())
+        let app = client(transport, InMemoryTokenStore(), coordinator)
+        try await app.signIn(email: "a@example.com", password: "pw")
+        #expect(coordinator.sections == 1)
+        try await app.signOut()
+        #expect(coordinator.sections == 2)
+    }
+
+    final class CountingCoordinator: RefreshCoordinator, @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var sections: Int { lock.withLock { count } }
+
+        func withExclusiveRefresh<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+            lock.withLock { count += 1 }
+            return try await body()
+        }
+    }
 }
