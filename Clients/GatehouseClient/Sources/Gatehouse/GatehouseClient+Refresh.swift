@@ -17,9 +17,18 @@ extension GatehouseClient {
         return try await task.value
     }
 
+    /// A lock wait that timed out or was cancelled surfaces as the transport failure it resembles (the session
+    /// is kept; try again), so callers still see only ``GatehouseError``.
     private func coordinatedRefresh(_ current: Session) async throws -> Session {
         guard let coordinator = refreshCoordinator else { return try await performRefresh(current) }
-        return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+        do {
+            return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+        } catch RefreshCoordinatorError.timedOut {
+            log(.warning, "another client held the refresh lock too long; the session is kept")
+            throw GatehouseError.transport(URLError(.timedOut))
+        } catch is CancellationError {
+            throw GatehouseError.transport(URLError(.cancelled))
+        }
     }
 
     /// What the store holds now, when it can be read and this client has nothing newer waiting to be written.
