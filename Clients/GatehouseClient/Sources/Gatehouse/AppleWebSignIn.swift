@@ -45,19 +45,21 @@ public final class AppleWebSignIn: NSObject, @preconcurrency ASWebAuthentication
         let pkce = PKCE()
         let url = client.appleAuthorizeURL(pkce: pkce, nonce: nonce)
         let callback: URL = try await withCheckedThrowingContinuation { continuation in
+            // When start() returns false the completion handler may be called too: whichever comes first resumes.
+            let once = ResumeOnce(continuation)
             let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackScheme) { url, error in
                 if let url {
-                    continuation.resume(returning: url)
+                    once.resume(with: .success(url))
                 } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                    continuation.resume(throwing: AppleWebSignInError.cancelled)
+                    once.resume(with: .failure(AppleWebSignInError.cancelled))
                 } else {
-                    continuation.resume(throwing: AppleWebSignInError.couldNotStart)
+                    once.resume(with: .failure(AppleWebSignInError.couldNotStart))
                 }
             }
             session.presentationContextProvider = self
             session.prefersEphemeralWebBrowserSession = prefersEphemeralSession
             self.session = session
-            if !session.start() { continuation.resume(throwing: AppleWebSignInError.couldNotStart) }
+            if !session.start() { once.resume(with: .failure(AppleWebSignInError.couldNotStart)) }
         }
         session = nil
         switch AppleCallback.parse(callback, scheme: callbackScheme) {

@@ -281,11 +281,16 @@ public final class AuthModel {
         if session == nil { profile = nil }
     }
 
+    /// Runs an action; whether it succeeds or fails, the model takes the client's state when it returns
+    /// (a sign-in the store refused still signed the client in; an `invalid_grant` ended the session).
     private func perform(_ action: () async throws -> Void) async {
         isLoading = true
         errorMessage = nil
         errorCode = nil
-        defer { isLoading = false }
+        defer {
+            syncWithClient()
+            isLoading = false
+        }
         do {
             try await action()
         } catch let error as GatehouseError {

@@ -17,9 +17,18 @@ extension GatehouseClient {
         return try await task.value
     }
 
+    /// A lock wait that timed out or was cancelled surfaces as the transport failure it resembles (the session
+    /// is kept; try again), so callers still see only ``GatehouseError``.
     private func coordinatedRefresh(_ current: Session) async throws -> Session {
         guard let coordinator = refreshCoordinator else { return try await performRefresh(current) }
-        return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+        do {
+            return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+        } catch RefreshCoordinatorError.timedOut {
+            log(.warning, "another client held the refresh lock too long; the session is kept")
+            throw GatehouseError.transport(URLError(.timedOut))
+        } catch is CancellationError {
+            throw GatehouseError.transport(URLError(.cancelled))
+        }
     }
 
     /// What the store holds now, when it can be read and this client has nothing newer waiting to be written.
@@ -33,10 +42,11 @@ extension GatehouseClient {
     }
 
     private func performRefresh(_ current: Session) async throws -> Session {
-        var presented = current
-        if let stored = storedNow(), stored?.refreshToken != current.refreshToken {
+        // This client may have moved on since the caller read its session (a refresh, an adoption, a sign-in).
+        var presented = session ?? current
+        if let stored = storedNow(), stored?.refreshToken != presented.refreshToken {
             // Another client or process refreshed, signed in or signed out since this one last looked.
-            guard session?.refreshToken == current.refreshToken else { throw GatehouseError.notSignedIn }
+            guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
             guard let stored else {
                 log(.info, "the session was ended by another client sharing the store")
                 end(.signedOut)
@@ -44,14 +54,28 @@ extension GatehouseClient {
             }
             log(.info, "adopting the session another client sharing the store refreshed")
             adopt(stored)
-            if !stored.isExpiring(at: now(), leeway: configuration.refreshLeeway) { return stored }
             presented = stored
+        }
+        if presented.refreshToken != current.refreshToken {
+            rekeyRefresh(from: current.refreshToken, to: presented.refreshToken)
+            if !presented.isExpiring(at: now(), leeway: configuration.refreshLeeway) { return presented }
         }
         do {
             let body = ["refresh_token": presented.refreshToken]
             let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body))
-            // A sign-out (or a new sign-in) while the refresh was in flight wins.
+            // A sign-out (or a new sign-in) while the refresh was in flight wins, in this client ...
             guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
+            // ... and in another one sharing the store: then the rotated session is not written back.
+            if let stored = storedNow(), stored?.refreshToken != presented.refreshToken {
+                guard let stored else {
+                    log(.info, "another client sharing the store signed out during the refresh")
+                    end(.signedOut)
+                    throw GatehouseError.notSignedIn
+                }
+                log(.info, "another client sharing the store signed in during the refresh; adopting its session")
+                adopt(stored)
+                return stored
+            }
             keep(new)
             log(.info, "refreshed the session")
             hub.emit(AuthStateChange(event: .tokenRefreshed, session: new))
@@ -68,6 +92,12 @@ extension GatehouseClient {
             end(.sessionExpired)
             throw error
         }
+    }
+
+    /// The refresh under way presents `new` now (it adopted a newer session), so callers holding `new` join it.
+    private func rekeyRefresh(from old: String, to new: String) {
+        guard let refreshing, refreshing.token == old else { return }
+        self.refreshing = (new, refreshing.task)
     }
 
     /// Takes a session another client wrote to the store (nothing to write back).

@@ -46,7 +46,7 @@ extension GatehouseClient {
     ///   is retried on the next call). Network failures are ignored.
     public func signOut() async throws {
         guard let current = try loadedSession() else { return }
-        end(.signedOut)
+        await exclusively { await self.end(.signedOut) }
         _ = try? await call("POST", "/auth/signout", body: ["refresh_token": current.refreshToken])
         if let failure = flushUncleared() { throw GatehouseError.storage(failure) }
     }
@@ -57,7 +57,7 @@ extension GatehouseClient {
     ///   in here), or `invalidGrant` (the session had already ended and is cleared).
     public func signOutEverywhere() async throws {
         _ = try await authorized("POST", "/auth/signout/all", body: nil)
-        if let failure = end(.signedOut) { throw GatehouseError.storage(failure) }
+        if let failure = await exclusively({ await self.end(.signedOut) }) { throw GatehouseError.storage(failure) }
     }
 
     /// Sends a request to your own API with the bearer token; after a 401 that refuses the token (see below) it
@@ -191,14 +191,32 @@ extension GatehouseClient {
 
     func begin(_ data: Data) async throws -> SignInResult {
         let (new, isNewUser) = try sessionFrom(data)
-        refreshing = nil  // a refresh of the previous session is not this session's
-        let failure = keep(new)
+        let failure = await exclusively { await self.start(new) }
         hub.emit(AuthStateChange(event: .signedIn, session: new))
         if let failure { throw GatehouseError.storage(failure) }
         return SignInResult(session: new, isNewUser: isNewUser)
     }
 
-    /// One refresh at a time: callers arriving while one runs share its result.
+    private func start(_ new: Session) -> StorageFailure? {
+        refreshing = nil  // a refresh of the previous session is not this session's
+        return keep(new)
+    }
+
+    /// Runs a sign-in's or sign-out's store write inside the ``RefreshCoordinator``'s exclusive section, so a
+    /// refresh by another client sharing the store (which re-reads the store before writing) cannot interleave.
+    /// Without a coordinator, or when its lock cannot be taken (a coordinator that throws has not run `body`),
+    /// it runs without it: the coordinator can delay a sign-in or sign-out (up to its timeout), never refuse one.
+    @discardableResult
+    func exclusively<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        guard let refreshCoordinator else { return await body() }
+        do {
+            return try await refreshCoordinator.withExclusiveRefresh { await body() }
+        } catch {
+            log(.warning, "the refresh coordinator failed (\(error)); writing the store without it")
+            return await body()
+        }
+    }
+
     /// Whether a response says the bearer token itself was refused, so a refresh and one retry can help:
     /// a 401 whose body is the contract's `unauthorized` (or has no contract code, as your own API may answer)
     /// and whose `WWW-Authenticate` names no error other than `invalid_token`. A 401 with any other code

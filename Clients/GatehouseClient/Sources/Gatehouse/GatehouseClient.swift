@@ -327,6 +327,6 @@ public actor GatehouseClient {
     ///   signed in), or `invalidGrant` (the session had already ended and is cleared: sign in, then delete).
     public func deleteAccount() async throws {
         _ = try await authorized("DELETE", "/me", body: nil)
-        if let failure = end(.userDeleted) { throw GatehouseError.storage(failure) }
+        if let failure = await exclusively({ await self.end(.userDeleted) }) { throw GatehouseError.storage(failure) }
     }
 }

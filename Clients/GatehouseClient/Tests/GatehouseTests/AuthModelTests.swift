@@ -128,6 +128,25 @@ struct AuthModelTests {
         #expect(model.errorMessage?.contains("Apple") == true)
     }
 
+    // Review of issue 15, finding 7: a failed action still leaves the model in the client's state when it returns.
+    @Test func failedActionsLeaveTheModelInTheClientsStateWhenTheyReturn() async {
+        let store = FlakyStore()
+        store.fail(save: true)
+        let transport = StubTransport { request in
+            switch request.url!.path {
+            case "/auth/signin": return (200, [:], StubTransport.tokens("1"))
+            case "/auth/refresh": return (401, [:], StubTransport.error("invalid_grant"))
+            default: return (401, [:], StubTransport.error("unauthorized"))
+            }
+        }
+        let model = AuthModel(client: GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport))
+        await model.signIn(email: "a@example.com", password: "pw")
+        #expect(model.isAuthenticated && model.errorMessage != nil, "the store refused the write, the client is signed in")
+        store.fail()
+        await model.loadProfile()
+        #expect(model.phase == .signedOut && model.errorMessage?.contains("session ended") == true, "invalid_grant ended it")
+    }
+
     /// Waits, without sleeping, until `condition` holds: it re-checks whenever a property it read changes.
     func until(_ condition: @escaping @MainActor () -> Bool) async {
         while !condition() {

@@ -48,3 +48,17 @@ struct PrimitivesTests {
         #expect(try store.load() == nil)
     }
 }
+
+/// Review of issue 15, finding 6: ASWebAuthenticationSession may call its completion handler after `start()`
+/// returned false, so the continuation is resumed through a guard that ignores the second resumption.
+@Suite("ResumeOnce: a continuation resumed at most once")
+struct ResumeOnceTests {
+    @Test func aSecondResumptionIsIgnored() async throws {
+        let value: Int = try await withCheckedThrowingContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            #expect(once.resume(with: .success(1)))
+            #expect(!once.resume(with: .failure(URLError(.cancelled))), "ignored, not a trap")
+        }
+        #expect(value == 1)
+    }
+}
