@@ -28,24 +28,7 @@ public final class MotoSES: Sendable {
         .appendingPathComponent("Tests/ses/moto_ses.py")
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
-    public static let shared: MotoSES? = {
-        guard pythonCanImport("moto.ses, moto.sesv2, werkzeug") else {
-            if TestDatabase.requireAllSuites {
-                Issue.record("moto is required in CI for the SES suite (pip install 'moto[server]')")
-            } else {
-                FileHandle.standardError.write(
-                    Data("note: SES (moto) suite skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8)
-                )
-            }
-            return nil
-        }
-        do {
-            return try MotoSES()
-        } catch {
-            Issue.record("could not start the moto SES emulator: \(error)")
-            return nil
-        }
-    }()
+    public static let shared: MotoSES? = PythonServer.emulator("SES", needs: "moto.ses, moto.sesv2, werkzeug") { try MotoSES() }
 
     /// For `.enabled(if:)`: run when moto is here, or when every suite is required (then the tests fail).
     public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
@@ -107,19 +90,5 @@ public final class MotoSES: Sendable {
                 entry["raw_data"]?.stringValue ?? ""
             )
         }
-    }
-
-    /// Whether python3 can import `modules` (a comma-separated list).
-    /// - Parameter modules: The modules.
-    /// - Returns: Whether the import succeeded.
-    public static func pythonCanImport(_ modules: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import \(modules)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

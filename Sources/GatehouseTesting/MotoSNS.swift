@@ -39,24 +39,7 @@ public final class MotoSNS: Sendable {
         .appendingPathComponent("Tests/sns/moto_sns.py")
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
-    public static let shared: MotoSNS? = {
-        guard MotoSES.pythonCanImport("moto.sns, werkzeug") else {
-            if TestDatabase.requireAllSuites {
-                Issue.record("moto is required in CI for the SNS suite (pip install 'moto[server]')")
-            } else {
-                FileHandle.standardError.write(
-                    Data("note: SNS (moto) suite skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8)
-                )
-            }
-            return nil
-        }
-        do {
-            return try MotoSNS()
-        } catch {
-            Issue.record("could not start the moto SNS emulator: \(error)")
-            return nil
-        }
-    }()
+    public static let shared: MotoSNS? = PythonServer.emulator("SNS", needs: "moto.sns, werkzeug") { try MotoSNS() }
 
     /// For `.enabled(if:)`: run when moto is here, or when every suite is required (then the tests fail).
     public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }

@@ -92,7 +92,7 @@ struct CrossInstanceInvalidationTests {
 
     @Test func aSessionEndedOnOneInstanceIsRefusedByTheOtherAtOnce() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
-        let (url, instances) = try await Self.instances(2)
+        let (_, instances) = try await Self.instances(2)
         let (first, second) = (instances[0], instances[1])
         try await first.router { a in
             try await second.router { b in

@@ -28,24 +28,7 @@ final class MotoCognito: Sendable {
         .appendingPathComponent("cognito/moto_shim.py")
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
-    static let shared: MotoCognito? = {
-        guard PythonScript.available("moto.cognitoidp") && PythonScript.available("werkzeug") else {
-            if TestDatabase.requireAllSuites {
-                Issue.record("moto is required in CI for the Cognito suites (pip install 'moto[server]')")
-            } else {
-                FileHandle.standardError.write(
-                    Data("note: Cognito (moto) suites skipped: python3 module 'moto' is not installed (pip install 'moto[server]')\n".utf8)
-                )
-            }
-            return nil
-        }
-        do {
-            return try MotoCognito()
-        } catch {
-            Issue.record("could not start the moto Cognito emulator: \(error)")
-            return nil
-        }
-    }()
+    static let shared: MotoCognito? = PythonServer.emulator("Cognito", needs: "moto.cognitoidp, werkzeug") { try MotoCognito() }
 
     static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
