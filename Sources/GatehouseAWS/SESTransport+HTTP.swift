@@ -29,40 +29,32 @@ extension SESTransport {
     /// - Returns: SES's answer, whatever its status.
     /// - Throws: ``MailTransportError``: transient when SES could not be reached or did not answer in time.
     func call(_ method: String, _ path: String, body: [UInt8] = [], operation: String) async throws -> Answer {
-        guard let url = URL(string: settings.endpoint), let scheme = url.scheme, let host = url.host else {
-            throw MailTransportError(.permanent, "SES endpoint \(settings.endpoint) is not a URL")
-        }
-        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
-        let prefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
-        let fullPath = prefix + path
-        var headers: [(String, String)] = [("Host", hostHeader)]
-        if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
-        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region, service: "ses")
-        headers += signer.signatureHeaders(for: SigV4Signer.Request(method: method, path: fullPath, headers: headers, body: body), date: Date())
-        var request = HTTPClientRequest(url: "\(scheme)://\(hostHeader)\(fullPath)")
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers where name != "Host" { request.headers.add(name: name, value: value) }
-        request.headers.replaceOrAdd(name: "Host", value: hostHeader)
-        if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
+        let request = AWSSignedRequest(
+            method: method,
+            endpoint: settings.endpoint,
+            path: path,
+            contentType: body.isEmpty ? nil : "application/json",
+            body: body
+        )
+        let client = try http()
+        let reply: AWSSignedRequest.Reply
         do {
-            response = try await http().execute(request, timeout: settings.timeout)
-            bytes = try await response.body.collect(upTo: 1 << 20)
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
-            throw MailTransportError(
-                .transient,
-                "SES \(operation): no answer from \(hostHeader) within \(settings.timeout.nanoseconds / 1_000_000_000) s"
+            reply = try await request.send(
+                service: "ses",
+                region: settings.region,
+                credentials: settings.credentials,
+                timeout: settings.timeout,
+                client: client
             )
         } catch {
-            throw MailTransportError(.transient, "SES \(operation): cannot reach \(hostHeader): \(Self.oneLine(String(describing: error)))")
+            throw unanswered(error, operation: operation)
         }
-        let status = Int(response.status.code)
-        let parsed = try? StrictJSONParser().parse(Array(buffer: bytes))
+        let status = reply.status
+        let parsed = try? StrictJSONParser().parse(Array(buffer: reply.body))
         let json = parsed?.objectValue
         var errorType: String?
         if !(200..<300).contains(status) {
-            if let header = response.headers.first(name: "X-Amzn-ErrorType"), !header.isEmpty {
+            if let header = reply.headers.first(name: "X-Amzn-ErrorType"), !header.isEmpty {
                 errorType = String(header.split(separator: ":").first ?? Substring(header))
             } else if let type = json?["__type"]?.stringValue ?? json?["code"]?.stringValue ?? json?["Code"]?.stringValue {
                 errorType = String(type.split(separator: "#").last ?? Substring(type))
@@ -95,7 +87,7 @@ extension SESTransport {
 
     /// SES's message on one line, at most 300 characters, every address but `sender` replaced by `<address>`.
     static func scrub(_ message: String, keeping sender: String?) -> String {
-        var text = oneLine(message)
+        var text = AWSSignedRequest.oneLine(message)
         let pattern = #"[^\s<>"'(),;:\[\]]+@[^\s<>"'(),;:\[\]]+"#
         for match in text.matches(of: try! Regex(pattern)).reversed() {
             let found = String(text[match.range]).trimmingCharacters(in: CharacterSet(charactersIn: "."))
@@ -105,8 +97,13 @@ extension SESTransport {
         return text.count > 300 ? String(text.prefix(300)) + "…" : text
     }
 
-    static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-            .trimmingCharacters(in: .whitespaces)
+    /// No answer from SES: transient, unless the endpoint itself is wrong.
+    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> MailTransportError {
+        switch failure {
+        case .badEndpoint: MailTransportError(.permanent, "SES endpoint \(settings.endpoint) is not a URL")
+        case .timedOut(let host):
+            MailTransportError(.transient, "SES \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
+        case .unreachable(let host, let detail): MailTransportError(.transient, "SES \(operation): cannot reach \(host): \(detail)")
+        }
     }
 }

@@ -26,35 +26,29 @@ extension SNSTransport {
     /// - Returns: SNS's answer, whatever its status.
     /// - Throws: ``SMSTransportError``: transient when SNS could not be reached or did not answer in time.
     func call(_ fields: [(String, String)], operation: String) async throws -> Answer {
-        guard let url = URL(string: settings.endpoint), let scheme = url.scheme, let host = url.host else {
-            throw SMSTransportError(.permanent, "SNS endpoint \(settings.endpoint) is not a URL")
-        }
-        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
-        let path = url.path.isEmpty ? "/" : url.path
         let body = Array(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
-        var headers: [(String, String)] = [("Host", hostHeader), ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
-        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region, service: "sns")
-        headers += signer.signatureHeaders(for: SigV4Signer.Request(method: "POST", path: path, headers: headers, body: body), date: Date())
-        var request = HTTPClientRequest(url: "\(scheme)://\(hostHeader)\(path)")
-        request.method = .POST
-        for (name, value) in headers where name != "Host" { request.headers.add(name: name, value: value) }
-        request.headers.replaceOrAdd(name: "Host", value: hostHeader)
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
+        let request = AWSSignedRequest(
+            method: "POST",
+            endpoint: settings.endpoint,
+            path: "",
+            contentType: "application/x-www-form-urlencoded; charset=utf-8",
+            body: body
+        )
+        let client = try http()
+        let reply: AWSSignedRequest.Reply
         do {
-            response = try await http().execute(request, timeout: settings.timeout)
-            bytes = try await response.body.collect(upTo: 1 << 20)
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
-            throw SMSTransportError(
-                .transient,
-                "SNS \(operation): no answer from \(hostHeader) within \(settings.timeout.nanoseconds / 1_000_000_000) s"
+            reply = try await request.send(
+                service: "sns",
+                region: settings.region,
+                credentials: settings.credentials,
+                timeout: settings.timeout,
+                client: client
             )
         } catch {
-            throw SMSTransportError(.transient, "SNS \(operation): cannot reach \(hostHeader): \(Self.oneLine(String(describing: error)))")
+            throw unanswered(error, operation: operation)
         }
-        let status = Int(response.status.code)
-        let text = String(buffer: bytes)
+        let status = reply.status
+        let text = String(buffer: reply.body)
         let ok = (200..<300).contains(status)
         return Answer(
             status: status,
@@ -86,7 +80,7 @@ extension SNSTransport {
     /// SNS's message on one line, at most 300 characters, every run of 5 or more digits (a phone number,
     /// perhaps a code) replaced by `<number>`.
     static func scrub(_ message: String) -> String {
-        let line = oneLine(message)
+        let line = AWSSignedRequest.oneLine(message)
         let text = line.replacing(try! Regex(#"\+?[0-9][0-9 ().-]{3,}[0-9]"#)) { match in
             line[match.range].filter(\.isNumber).count >= 5 ? "<number>" : String(line[match.range])
         }
@@ -124,8 +118,13 @@ extension SNSTransport {
         return encoded
     }
 
-    static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-            .trimmingCharacters(in: .whitespaces)
+    /// No answer from SNS: transient, unless the endpoint itself is wrong.
+    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> SMSTransportError {
+        switch failure {
+        case .badEndpoint: SMSTransportError(.permanent, "SNS endpoint \(settings.endpoint) is not a URL")
+        case .timedOut(let host):
+            SMSTransportError(.transient, "SNS \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
+        case .unreachable(let host, let detail): SMSTransportError(.transient, "SNS \(operation): cannot reach \(host): \(detail)")
+        }
     }
 }
