@@ -40,7 +40,10 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
             let base = TestDatabase.postgresURL ?? "postgres://postgres@127.0.0.1:5432/postgres"
             let schema = "gh_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
             let separator = base.contains("?") ? "&" : "?"
-            return (base + separator + "search_path=" + schema, directory)
+            // Generous time bounds: the whole suite runs on a few cores at once, and a pooled connection can
+            // be seconds away. These tests check correctness under concurrency; the bounds themselves are
+            // the fleet tests' subject (with their own short settings).
+            return (base + separator + "search_path=" + schema + "&acquire_timeout=60&query_timeout=60", directory)
         }
     }
 

@@ -41,7 +41,8 @@ struct CrossInstanceInvalidationTests {
 
     /// Waits until each app has listened more than `after[i]` times (so: is listening, or listening again).
     static func waitForListening(_ apps: [TestApp], after: [Int]? = nil) async throws {
-        let deadline = Date().addingTimeInterval(10)
+        // Bounds a failure only: under the full parallel suite the first LISTEN can take seconds.
+        let deadline = Date().addingTimeInterval(30)
         func done() throws -> Bool {
             try apps.enumerated().allSatisfy { index, app in (try app.built.eventChannelConnections ?? 0) > (after?[index] ?? 0) }
         }
