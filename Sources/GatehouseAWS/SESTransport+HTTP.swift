@@ -27,7 +27,7 @@ extension SESTransport {
     ///   - body: The JSON body (empty for `GET`).
     ///   - operation: The operation's name, for error details.
     /// - Returns: SES's answer, whatever its status.
-    /// - Throws: ``MailTransportError``: transient when SES could not be reached or did not answer in time.
+    /// - Throws: ``DeliveryError``: transient when SES could not be reached or did not answer in time.
     func call(_ method: String, _ path: String, body: [UInt8] = [], operation: String) async throws -> Answer {
         let request = AWSSignedRequest(
             method: method,
@@ -71,7 +71,7 @@ extension SESTransport {
     ///   - sender: The only address the detail may keep (SES's messages may name the recipient).
     /// - Returns: Transient for throttling, quotas and 5xx; permanent otherwise (rejected message,
     ///   unverified sender, suspended account, bad request, refused signature or credentials).
-    static func classify(_ answer: Answer, operation: String, sender: String?) -> MailTransportError {
+    static func classify(_ answer: Answer, operation: String, sender: String?) -> DeliveryError {
         let type = answer.errorType ?? "HTTP \(answer.status)"
         var detail = "SES \(operation) failed: \(type)"
         if answer.errorType != nil { detail += " (HTTP \(answer.status))" }
@@ -82,7 +82,7 @@ extension SESTransport {
             detail += "; check the credentials, the clock and the IAM policy (\(action))"
         }
         let transient = answer.status == 429 || answer.status >= 500 || transientTypes.contains(type)
-        return MailTransportError(transient ? .transient : .permanent, detail, code: answer.status)
+        return DeliveryError(transient ? .transient : .permanent, detail, code: answer.status)
     }
 
     /// SES's message on one line, at most 300 characters, every address but `sender` replaced by `<address>`.
@@ -98,12 +98,12 @@ extension SESTransport {
     }
 
     /// No answer from SES: transient, unless the endpoint itself is wrong.
-    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> MailTransportError {
+    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> DeliveryError {
         switch failure {
-        case .badEndpoint: MailTransportError(.permanent, "SES endpoint \(settings.endpoint) is not a URL")
+        case .badEndpoint: DeliveryError(.permanent, "SES endpoint \(settings.endpoint) is not a URL")
         case .timedOut(let host):
-            MailTransportError(.transient, "SES \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
-        case .unreachable(let host, let detail): MailTransportError(.transient, "SES \(operation): cannot reach \(host): \(detail)")
+            DeliveryError(.transient, "SES \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
+        case .unreachable(let host, let detail): DeliveryError(.transient, "SES \(operation): cannot reach \(host): \(detail)")
         }
     }
 }

@@ -40,7 +40,7 @@ public final class SESTransport: MailTransport {
 
     /// Sends one message with `SendEmail` (`Content.Raw`).
     /// - Parameter mail: The rendered message and its envelope.
-    /// - Throws: ``MailTransportError``: transient or permanent as the type documents; the detail is SES's
+    /// - Throws: ``DeliveryError``: transient or permanent as the type documents; the detail is SES's
     ///   error type and message with every address but the sender's removed.
     public func send(_ mail: OutgoingMail) async throws {
         var input: [String: JSONValue] = [
@@ -65,7 +65,7 @@ public final class SESTransport: MailTransport {
     /// A harmless signed call: `GetAccount` (sending status, sandbox, quota); an emulator without it is
     /// asked `ListEmailIdentities`. With a configuration set, `GetConfigurationSet` too. Sends nothing.
     /// - Returns: One line per check that passed.
-    /// - Throws: ``MailTransportError`` naming the call that failed and why.
+    /// - Throws: ``DeliveryError`` naming the call that failed and why.
     public func check() async throws -> [String] {
         var lines: [String] = []
         let signedAs = "signed as \(settings.redactedAccessKeyID)"

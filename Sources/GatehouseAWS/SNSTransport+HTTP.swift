@@ -24,7 +24,7 @@ extension SNSTransport {
     ///   - fields: The form fields, `Action` and `Version` among them.
     ///   - operation: The operation's name, for error details.
     /// - Returns: SNS's answer, whatever its status.
-    /// - Throws: ``SMSTransportError``: transient when SNS could not be reached or did not answer in time.
+    /// - Throws: ``DeliveryError``: transient when SNS could not be reached or did not answer in time.
     func call(_ fields: [(String, String)], operation: String) async throws -> Answer {
         let body = Array(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
         let request = AWSSignedRequest(
@@ -64,7 +64,7 @@ extension SNSTransport {
     ///   - operation: The operation, for the detail.
     /// - Returns: Transient for throttling, 429 and 5xx; permanent otherwise (a refused number or message,
     ///   a bad request, refused signature, credentials or permissions).
-    static func classify(_ answer: Answer, operation: String) -> SMSTransportError {
+    static func classify(_ answer: Answer, operation: String) -> DeliveryError {
         let code = answer.errorCode ?? "HTTP \(answer.status)"
         var detail = "SNS \(operation) failed: \(code)"
         if answer.errorCode != nil { detail += " (HTTP \(answer.status))" }
@@ -74,7 +74,7 @@ extension SNSTransport {
             detail += "; check the credentials, the clock and the IAM policy (sns:\(operation))"
         }
         let transient = answer.status == 429 || answer.status >= 500 || transientCodes.contains(code)
-        return SMSTransportError(transient ? .transient : .permanent, detail, code: answer.status)
+        return DeliveryError(transient ? .transient : .permanent, detail, code: answer.status)
     }
 
     /// SNS's message on one line, at most 300 characters, every run of 5 or more digits (a phone number,
@@ -119,12 +119,12 @@ extension SNSTransport {
     }
 
     /// No answer from SNS: transient, unless the endpoint itself is wrong.
-    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> SMSTransportError {
+    func unanswered(_ failure: AWSSignedRequest.Failure, operation: String) -> DeliveryError {
         switch failure {
-        case .badEndpoint: SMSTransportError(.permanent, "SNS endpoint \(settings.endpoint) is not a URL")
+        case .badEndpoint: DeliveryError(.permanent, "SNS endpoint \(settings.endpoint) is not a URL")
         case .timedOut(let host):
-            SMSTransportError(.transient, "SNS \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
-        case .unreachable(let host, let detail): SMSTransportError(.transient, "SNS \(operation): cannot reach \(host): \(detail)")
+            DeliveryError(.transient, "SNS \(operation): no answer from \(host) within \(settings.timeout.nanoseconds / 1_000_000_000) s")
+        case .unreachable(let host, let detail): DeliveryError(.transient, "SNS \(operation): cannot reach \(host): \(detail)")
         }
     }
 }

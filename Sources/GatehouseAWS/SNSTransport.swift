@@ -53,7 +53,7 @@ public final class SNSTransport: SMSTransport {
 
     /// Sends one message with `Publish` to its phone number.
     /// - Parameter sms: The message and its E.164 recipient.
-    /// - Throws: ``SMSTransportError``: transient or permanent as the type documents; the detail is SNS's
+    /// - Throws: ``DeliveryError``: transient or permanent as the type documents; the detail is SNS's
     ///   error code and message with phone numbers removed.
     public func send(_ sms: OutgoingSMS) async throws {
         let answer = try await call(publishFields(sms), operation: "Publish")
@@ -70,7 +70,7 @@ public final class SNSTransport: SMSTransport {
     /// A harmless signed call: `GetSMSAttributes` (the account's SMS settings). Sends nothing.
     /// - Returns: One line saying where SNS answered and with which key, and the account's default SMS type
     ///   and monthly spend limit when SNS reports them.
-    /// - Throws: ``SMSTransportError`` naming the call that failed and why.
+    /// - Throws: ``DeliveryError`` naming the call that failed and why.
     public func check() async throws -> [String] {
         let answer = try await call([("Action", "GetSMSAttributes"), ("Version", "2010-03-31")], operation: "GetSMSAttributes")
         guard (200..<300).contains(answer.status) else { throw Self.classify(answer, operation: "GetSMSAttributes") }

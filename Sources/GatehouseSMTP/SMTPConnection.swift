@@ -7,7 +7,7 @@ import NIOSSL
 /// A failed `send` on one connection, and whether it failed before the server accepted `MAIL FROM`
 /// (so a reused connection may be swapped for a fresh one and the message tried again).
 struct SMTPSendFailure: Error {
-    var error: MailTransportError
+    var error: DeliveryError
     var beforeMailAccepted: Bool
 }
 
@@ -31,13 +31,13 @@ final class SMTPConnection: Sendable {
 
     /// Connects, reads the greeting, says EHLO, negotiates TLS and authenticates, as the settings say.
     /// - Returns: The connection and one line per step, for `gatehouse doctor`.
-    /// - Throws: ``MailTransportError`` naming the step that failed.
+    /// - Throws: ``DeliveryError`` naming the step that failed.
     static func open(
         settings: SMTPSettings,
         heloName: String,
         tls: NIOSSLContext,
         group: any EventLoopGroup
-    ) async throws(MailTransportError) -> (SMTPConnection, [String]) {
+    ) async throws(DeliveryError) -> (SMTPConnection, [String]) {
         let hostname = Self.isIPAddress(settings.host) ? nil : settings.host
         let implicitTLS = settings.security == .implicitTLS
         let address = "\(settings.host):\(settings.port)"
@@ -57,7 +57,7 @@ final class SMTPConnection: Sendable {
             throw Self.mapped(error, step: "connect to \(address)", settings: settings)
         }
         var steps = ["connected to \(address)"]
-        do throws(MailTransportError) {
+        do throws(DeliveryError) {
             let session = SMTPConnection(channel: channel, failure: failure, settings: settings, extensions: [:])
             _ = try await session.exchange(nil, step: implicitTLS ? "TLS handshake and greeting" : "greeting", expecting: 220)
             if implicitTLS { steps.append("TLS negotiated (\(await session.tlsVersion()))") }
@@ -68,9 +68,9 @@ final class SMTPConnection: Sendable {
                     ehlo = try await session.exchange("EHLO \(heloName)", step: "STARTTLS handshake and EHLO", expecting: 250)
                     steps.append("STARTTLS negotiated (\(await session.tlsVersion()))")
                 } else if settings.security == .startTLSRequired {
-                    throw MailTransportError(.permanent, "STARTTLS: the server does not offer STARTTLS and tls=starttls requires it")
+                    throw DeliveryError(.permanent, "STARTTLS: the server does not offer STARTTLS and tls=starttls requires it")
                 } else if settings.username != nil {
-                    throw MailTransportError(
+                    throw DeliveryError(
                         .permanent,
                         "STARTTLS: the server does not offer STARTTLS; refusing to send the credentials in clear (add ?tls=none to allow it)"
                     )
@@ -93,10 +93,10 @@ final class SMTPConnection: Sendable {
 
     /// AUTH PLAIN or LOGIN (PLAIN preferred) when the settings have credentials.
     /// - Returns: The mechanism used, or `nil` without credentials.
-    private func authenticate() async throws(MailTransportError) -> String? {
+    private func authenticate() async throws(DeliveryError) -> String? {
         guard let user = settings.username, let password = settings.password else { return nil }
         guard let offered = extensions["AUTH"] else {
-            throw MailTransportError(.permanent, "AUTH: the server does not offer AUTH, but GATEHOUSE_MAIL has credentials")
+            throw DeliveryError(.permanent, "AUTH: the server does not offer AUTH, but GATEHOUSE_MAIL has credentials")
         }
         let mechanisms = Set(offered.map { $0.uppercased() })
         if mechanisms.contains("PLAIN") {
@@ -105,7 +105,7 @@ final class SMTPConnection: Sendable {
             return "PLAIN"
         }
         guard mechanisms.contains("LOGIN") else {
-            throw MailTransportError(.permanent, "AUTH: the server offers neither PLAIN nor LOGIN (\(offered.joined(separator: " ")))")
+            throw DeliveryError(.permanent, "AUTH: the server offers neither PLAIN nor LOGIN (\(offered.joined(separator: " ")))")
         }
         _ = try await exchange("AUTH LOGIN", step: "AUTH LOGIN", expecting: 334)
         _ = try await exchange(Self.base64(Array(user.utf8)), step: "AUTH LOGIN (user name)", expecting: 334)
@@ -124,7 +124,7 @@ final class SMTPConnection: Sendable {
         if !(mail.sender + mail.recipient).allSatisfy(\.isASCII) {
             guard extensions["SMTPUTF8"] != nil else {
                 throw SMTPSendFailure(
-                    error: MailTransportError(.permanent, "MAIL FROM: a non-ASCII address and the server does not offer SMTPUTF8"),
+                    error: DeliveryError(.permanent, "MAIL FROM: a non-ASCII address and the server does not offer SMTPUTF8"),
                     beforeMailAccepted: false
                 )
             }
@@ -154,13 +154,13 @@ final class SMTPConnection: Sendable {
     }
 
     /// Sends one command (or data) and waits for its reply.
-    /// - Throws: ``MailTransportError``: transient for 4xx, a timeout or a lost connection, permanent for 5xx.
+    /// - Throws: ``DeliveryError``: transient for 4xx, a timeout or a lost connection, permanent for 5xx.
     private func exchange(
         _ command: String?,
         step: String,
         expecting codes: Int...,
         startTLS: (NIOSSLContext, String?)? = nil
-    ) async throws(MailTransportError) -> SMTPReply {
+    ) async throws(DeliveryError) -> SMTPReply {
         try await exchange(command.map { ByteBuffer(string: $0 + "\r\n") }, timeout: settings.replyTimeout, step: step, codes, startTLS: startTLS)
     }
 
@@ -169,7 +169,7 @@ final class SMTPConnection: Sendable {
         timeout: TimeAmount,
         step: String,
         expecting codes: Int...
-    ) async throws(MailTransportError) -> SMTPReply {
+    ) async throws(DeliveryError) -> SMTPReply {
         try await exchange(bytes, timeout: timeout, step: step, codes, startTLS: nil)
     }
 
@@ -179,7 +179,7 @@ final class SMTPConnection: Sendable {
         step: String,
         _ codes: [Int],
         startTLS: (NIOSSLContext, String?)?
-    ) async throws(MailTransportError) -> SMTPReply {
+    ) async throws(DeliveryError) -> SMTPReply {
         let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
         let written = channel.eventLoop.makePromise(of: Void.self)
         let loop = channel.eventLoop
@@ -200,7 +200,7 @@ final class SMTPConnection: Sendable {
         }
         guard !codes.contains(reply.code) else { return reply }
         let detail = "\(step): the server replied \(reply)" + (reply.code == 421 ? " and closed the connection" : "")
-        throw MailTransportError(reply.isTransient ? .transient : .permanent, detail, code: reply.code)
+        throw DeliveryError(reply.isTransient ? .transient : .permanent, detail, code: reply.code)
     }
 
     private func tlsVersion() async -> String {
@@ -213,34 +213,34 @@ final class SMTPConnection: Sendable {
         }
     }
 
-    /// A connection-level failure as a ``MailTransportError``: transient, except a certificate that
+    /// A connection-level failure as a ``DeliveryError``: transient, except a certificate that
     /// cannot be verified (retrying cannot fix it).
-    static func mapped(_ error: any Error, step: String, settings: SMTPSettings, timeout: TimeAmount? = nil) -> MailTransportError {
+    static func mapped(_ error: any Error, step: String, settings: SMTPSettings, timeout: TimeAmount? = nil) -> DeliveryError {
         switch error {
-        case let error as MailTransportError: return error
+        case let error as DeliveryError: return error
         case SMTPConnectionError.timeout:
             let seconds = Double((timeout ?? settings.replyTimeout).nanoseconds) / 1e9
-            return MailTransportError(.transient, "\(step): no reply within \(seconds) s; connection closed")
-        case SMTPConnectionError.closed: return MailTransportError(.transient, "\(step): the server closed the connection")
-        case SMTPConnectionError.malformed(let reason): return MailTransportError(.transient, "\(step): \(reason)")
+            return DeliveryError(.transient, "\(step): no reply within \(seconds) s; connection closed")
+        case SMTPConnectionError.closed: return DeliveryError(.transient, "\(step): the server closed the connection")
+        case SMTPConnectionError.malformed(let reason): return DeliveryError(.transient, "\(step): \(reason)")
         case SMTPConnectionError.bytesAfterStartTLS:
-            return MailTransportError(.transient, "\(step): the server sent data after its STARTTLS reply, before TLS; connection closed")
+            return DeliveryError(.transient, "\(step): the server sent data after its STARTTLS reply, before TLS; connection closed")
         case SMTPConnectionError.failed(let cause): return mapped(cause, step: step, settings: settings, timeout: timeout)
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return MailTransportError(
+            return DeliveryError(
                 .permanent,
                 "\(step): the server's certificate is not valid for \(settings.host); retrying cannot fix this (use the name the certificate carries)"
             )
         case NIOSSLError.handshakeFailed(let cause) where "\(cause)".contains("CERTIFICATE_VERIFY_FAILED"):
-            return MailTransportError(
+            return DeliveryError(
                 .permanent,
                 "\(step): the server's certificate could not be verified (\(cause)); retrying cannot fix this: "
                     + "for a private CA set GATEHOUSE_SMTP_CA_FILE"
             )
-        case let error as NIOSSLError: return MailTransportError(.transient, "\(step): TLS failed: \(error)")
+        case let error as NIOSSLError: return DeliveryError(.transient, "\(step): TLS failed: \(error)")
         case ChannelError.connectTimeout:
-            return MailTransportError(.transient, "\(step): no connection within \(settings.connectTimeout.nanoseconds / 1_000_000_000) s")
-        default: return MailTransportError(.transient, "\(step): \(error)")
+            return DeliveryError(.transient, "\(step): no connection within \(settings.connectTimeout.nanoseconds / 1_000_000_000) s")
+        default: return DeliveryError(.transient, "\(step): \(error)")
         }
     }
 

@@ -20,7 +20,7 @@ public final class SMTPTransport: MailTransport {
     private let settings: SMTPSettings
     private let heloName: String
     private let logger: Logger
-    private let tls: Result<NIOSSLContext, MailTransportError>
+    private let tls: Result<NIOSSLContext, DeliveryError>
     private let pool: SMTPConnectionPool
 
     /// A transport; it connects on the first `send` or `check`.
@@ -38,13 +38,13 @@ public final class SMTPTransport: MailTransport {
         if !settings.additionalTrustRoots.isEmpty {
             configuration.additionalTrustRoots = [.certificates(settings.additionalTrustRoots)]
         }
-        tls = Result { try NIOSSLContext(configuration: configuration) }.mapError { MailTransportError(.permanent, "TLS set-up: \($0)") }
+        tls = Result { try NIOSSLContext(configuration: configuration) }.mapError { DeliveryError(.permanent, "TLS set-up: \($0)") }
     }
 
     /// Sends one message, on an idle connection if there is one (RSET first), else on a new one; a reused
     /// connection that fails before `MAIL FROM` is accepted is replaced by a fresh one, once.
     /// - Parameter mail: The message and its envelope.
-    /// - Throws: ``MailTransportError``: transient for 4xx replies, timeouts, lost connections and TLS
+    /// - Throws: ``DeliveryError``: transient for 4xx replies, timeouts, lost connections and TLS
     ///   failures; permanent for 5xx replies, refused credentials, an unverifiable certificate, an
     ///   envelope address with CR, LF, <, > or spaces, or credentials that would go in clear.
     public func send(_ mail: OutgoingMail) async throws {
@@ -53,7 +53,7 @@ public final class SMTPTransport: MailTransport {
         var metadata: Logger.Metadata = ["mail.id": "\(mail.id)", "mail.kind": "\(mail.kind)", "smtp.server": "\(settings.host):\(settings.port)"]
         var fresh = false
         while true {
-            guard let lease = await pool.lease(fresh: fresh) else { throw MailTransportError(.transient, "the SMTP transport is shut down") }
+            guard let lease = await pool.lease(fresh: fresh) else { throw DeliveryError(.transient, "the SMTP transport is shut down") }
             let connection: SMTPConnection
             let reused: Bool
             switch lease {
@@ -96,7 +96,7 @@ public final class SMTPTransport: MailTransport {
     /// Connects, negotiates TLS, authenticates and says QUIT, on a connection of its own.
     /// - Returns: One line per step: "connected to host:port", "STARTTLS negotiated (TLSv1.3)",
     ///   "authenticated as user (PLAIN)".
-    /// - Throws: ``MailTransportError`` naming the step that failed.
+    /// - Throws: ``DeliveryError`` naming the step that failed.
     public func check() async throws -> [String] {
         let (connection, steps) = try await SMTPConnection.open(
             settings: settings,
@@ -118,7 +118,7 @@ public final class SMTPTransport: MailTransport {
         for (role, address) in [("sender", mail.sender), ("recipient", mail.recipient)] {
             let forbidden = address.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || $0 == "<" || $0 == ">" }
             if forbidden || (role == "recipient" && address.isEmpty) {
-                throw MailTransportError(.permanent, "the envelope \(role) is empty or holds CR, LF, <, > or a space: refused")
+                throw DeliveryError(.permanent, "the envelope \(role) is empty or holds CR, LF, <, > or a space: refused")
             }
         }
     }

@@ -13,6 +13,8 @@ public struct GatehouseRuntimeOptions: Sendable {
     public var random: any RandomSource
     /// A mail transport to use instead of the configured one (tests capture mail with it).
     public var mailTransport: (any MailTransport)?
+    /// An SMS transport to use instead of the configured one (tests capture texts with it).
+    public var smsTransport: (any SMSTransport)?
     public var logger: Logger?
     /// Called with the bound port once the server listens.
     public var onServerRunning: (@Sendable (Int) async -> Void)?
@@ -24,6 +26,7 @@ public struct GatehouseRuntimeOptions: Sendable {
         clock: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(),
         mailTransport: (any MailTransport)? = nil,
+        smsTransport: (any SMSTransport)? = nil,
         logger: Logger? = nil,
         onServerRunning: (@Sendable (Int) async -> Void)? = nil,
         refreshProviderKeysInBackground: Bool = true
@@ -31,6 +34,7 @@ public struct GatehouseRuntimeOptions: Sendable {
         self.clock = clock
         self.random = random
         self.mailTransport = mailTransport
+        self.smsTransport = smsTransport
         self.logger = logger
         self.onServerRunning = onServerRunning
         self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
@@ -56,9 +60,10 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         width: configuration.resolvedHashingConcurrency,
         limits: configuration.hashingLimits
     )
-    // Requests only queue mail (in the store); a background service delivers it.
+    // Requests only queue mail and SMS (in the store); a background service delivers them.
     let upstream = UpstreamHTTPClient()
     let mailTransport = options.mailTransport ?? MailTransports.make(configuration, upstream: upstream, logger: logger)
+    let smsTransport = options.smsTransport ?? SMSTransports.make(configuration, upstream: upstream, logger: logger)
     let published = PublishedRuntime()
     let late = DeferredServices(logger: logger)
     let parts = GatehouseRuntime.Parts(
@@ -68,6 +73,7 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         storeDescription: location.redacted,
         openStore: openStore,
         mailTransport: mailTransport,
+        smsTransport: smsTransport,
         hashingPool: hashingPool,
         upstream: upstream
     )

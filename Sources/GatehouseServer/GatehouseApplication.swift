@@ -31,7 +31,7 @@ public struct GatehouseApplication: Sendable {
 
     /// Delivers the mail queue in the background (tests wait on it for the mail of a request).
     /// - Throws: `internal_error` before the application has started.
-    public var mailDelivery: MailDispatcher {
+    public var mailDelivery: DeliveryDispatcher {
         get throws { try published.started().mailDispatcher }
     }
 

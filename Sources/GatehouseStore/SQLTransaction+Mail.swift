@@ -3,13 +3,13 @@ import GatehouseCore
 import SQLKit
 
 extension SQLTransaction {
-    private static let mailColumns = "id, kind, state, sealed_request, attempts, next_attempt_at, created_at, last_error"
+    private static let mailColumns = "id, channel, kind, state, sealed_request, attempts, next_attempt_at, created_at, last_error"
 
     func enqueueMail(_ mail: QueuedMail) async throws {
         try await insert(
             """
-            INSERT INTO gh_mail_queue (id, kind, state, sealed_request, attempts, next_attempt_at, created_at, updated_at)
-            VALUES (\(bind: mail.id), \(bind: mail.kind), \(bind: mail.state.rawValue), \(bind: mail.sealedRequest), \(bind: mail.attempts),
+            INSERT INTO gh_mail_queue (id, channel, kind, state, sealed_request, attempts, next_attempt_at, created_at, updated_at)
+            VALUES (\(bind: mail.id), \(bind: mail.channel), \(bind: mail.kind), \(bind: mail.state.rawValue), \(bind: mail.sealedRequest), \(bind: mail.attempts),
                     \(bind: mail.nextAttemptAt.epochSeconds), \(bind: mail.createdAt.epochSeconds), \(bind: mail.createdAt.epochSeconds))
             """,
             constraint: "mail id"
@@ -90,6 +90,7 @@ extension SQLTransaction {
     static func decodeMail(_ row: any SQLRow) throws -> QueuedMail {
         QueuedMail(
             id: try row.string("id"),
+            channel: try row.string("channel"),
             kind: try row.string("kind"),
             state: QueuedMail.State(rawValue: try row.string("state")) ?? .dead,
             sealedRequest: try row.optionalString("sealed_request"),

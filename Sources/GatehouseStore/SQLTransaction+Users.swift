@@ -3,16 +3,17 @@ import GatehouseCore
 import SQLKit
 
 extension SQLTransaction {
-    static let userColumns = "id, email, email_key, email_verified, password_hash, confirmed, name, created_at, updated_at"
+    static let userColumns = "id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at"
 
     func insertUser(_ user: UserRecord) async throws {
         try await insert(
             """
-            INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, created_at, updated_at)
+            INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at)
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: user.emailKey), \(bind: user.emailVerified), \(bind: user.passwordHash),
-                    \(bind: user.confirmed), \(bind: user.name), \(bind: user.createdAt.epochSeconds), \(bind: user.updatedAt.epochSeconds))
+                    \(bind: user.confirmed), \(bind: user.name), \(bind: user.phone), \(bind: user.createdAt.epochSeconds),
+                    \(bind: user.updatedAt.epochSeconds))
             """,
-            constraint: "user email"
+            constraint: "user email or phone"
         )
     }
 
@@ -24,15 +25,19 @@ extension SQLTransaction {
         try await first("SELECT \(unsafeRaw: Self.userColumns) FROM gh_users WHERE email_key = \(bind: emailKey)").map(Self.decodeUser)
     }
 
+    func user(phone: String) async throws -> UserRecord? {
+        try await first("SELECT \(unsafeRaw: Self.userColumns) FROM gh_users WHERE phone = \(bind: phone)").map(Self.decodeUser)
+    }
+
     func updateUser(_ user: UserRecord) async throws {
         try await insert(
             """
             UPDATE gh_users SET email = \(bind: user.email), email_key = \(bind: user.emailKey), email_verified = \(bind: user.emailVerified),
                 password_hash = \(bind: user.passwordHash), confirmed = \(bind: user.confirmed), name = \(bind: user.name),
-                updated_at = \(bind: user.updatedAt.epochSeconds)
+                phone = \(bind: user.phone), updated_at = \(bind: user.updatedAt.epochSeconds)
             WHERE id = \(bind: user.id)
             """,
-            constraint: "user email"
+            constraint: "user email or phone"
         )
     }
 
@@ -49,6 +54,7 @@ extension SQLTransaction {
             passwordHash: try row.optionalString("password_hash"),
             confirmed: try row.bool("confirmed"),
             name: try row.optionalString("name"),
+            phone: try row.optionalString("phone"),
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")
         )
@@ -83,7 +89,7 @@ extension SQLTransaction {
             let row = try await first(
                 """
                 SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
-                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.created_at, u.updated_at
+                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at
                 FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
                 WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
                 """
@@ -136,15 +142,18 @@ extension SQLTransaction {
     // MARK: Profiles
 
     func profile(sub: String) async throws -> ProfileRecord? {
-        try await first("SELECT sub, email, email_verified, full_name, created_at, updated_at FROM gh_profiles WHERE sub = \(bind: sub)")
-            .map(Self.decodeProfile)
+        try await first(
+            "SELECT sub, email, email_verified, full_name, phone, phone_verified, created_at, updated_at FROM gh_profiles WHERE sub = \(bind: sub)"
+        )
+        .map(Self.decodeProfile)
     }
 
     func insertProfileIfAbsent(_ profile: ProfileRecord) async throws -> ProfileRecord {
         try await db.raw(
             """
-            INSERT INTO gh_profiles (sub, email, email_verified, full_name, created_at, updated_at)
+            INSERT INTO gh_profiles (sub, email, email_verified, full_name, phone, phone_verified, created_at, updated_at)
             VALUES (\(bind: profile.sub), \(bind: profile.email), \(bind: profile.emailVerified), \(bind: profile.fullName),
+                    \(bind: profile.phone), \(bind: profile.phoneVerified),
                     \(bind: profile.createdAt.epochSeconds), \(bind: profile.updatedAt.epochSeconds))
             ON CONFLICT (sub) DO NOTHING
             """
@@ -159,7 +168,8 @@ extension SQLTransaction {
         try await db.raw(
             """
             UPDATE gh_profiles SET email = \(bind: profile.email), email_verified = \(bind: profile.emailVerified),
-                full_name = \(bind: profile.fullName), updated_at = \(bind: profile.updatedAt.epochSeconds)
+                full_name = \(bind: profile.fullName), phone = \(bind: profile.phone), phone_verified = \(bind: profile.phoneVerified),
+                updated_at = \(bind: profile.updatedAt.epochSeconds)
             WHERE sub = \(bind: profile.sub)
             """
         ).run()
@@ -175,6 +185,8 @@ extension SQLTransaction {
             email: try row.optionalString("email"),
             emailVerified: try row.bool("email_verified"),
             fullName: try row.optionalString("full_name"),
+            phone: try row.optionalString("phone"),
+            phoneVerified: try row.bool("phone_verified"),
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")
         )

@@ -12,13 +12,13 @@ import Logging
 public final class CapturingMailer: MailTransport {
     public let name = "capture"
     private let messages = Mutex<[OutgoingMail]>([])
-    private let failure = Mutex<MailTransportError?>(nil)
-    private let dispatcher = Mutex<(@Sendable () -> MailDispatcher?)?>(nil)
+    private let failure = Mutex<DeliveryError?>(nil)
+    private let dispatcher = Mutex<(@Sendable () -> DeliveryDispatcher?)?>(nil)
 
     public init() {}
 
     /// Readers wait for the dispatcher `source` returns (nil before the app runs) to go idle first.
-    public func attach(_ source: @escaping @Sendable () -> MailDispatcher?) {
+    public func attach(_ source: @escaping @Sendable () -> DeliveryDispatcher?) {
         dispatcher.withLock { $0 = source }
     }
 
@@ -68,11 +68,11 @@ public final class CapturingMailer: MailTransport {
 
     /// Makes every send fail with a transient error (a relay that is down) until set back to false.
     public func setFailing(_ value: Bool) {
-        failure.withLock { $0 = value ? MailTransportError(.transient, "mail relay down (test)", code: 421) : nil }
+        failure.withLock { $0 = value ? DeliveryError(.transient, "mail relay down (test)", code: 421) : nil }
     }
 
     /// Makes every send fail with `error` (nil: succeed again).
-    public func setFailure(_ error: MailTransportError?) { failure.withLock { $0 = error } }
+    public func setFailure(_ error: DeliveryError?) { failure.withLock { $0 = error } }
 
     public func clear() { messages.withLock { $0.removeAll() } }
 }

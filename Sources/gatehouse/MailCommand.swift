@@ -26,7 +26,7 @@ struct MailCommand: AsyncParsableCommand {
                 let logger = common.logger(configuration)
                 do {
                     for line in try await MailTest.send(to: address, configuration: configuration, logger: logger) { print(line) }
-                } catch let error as MailTransportError {
+                } catch let error as DeliveryError {
                     FileHandle.standardError.write(Data("error: the message was not sent: \(error)\n".utf8))
                     throw ExitCode.failure
                 }

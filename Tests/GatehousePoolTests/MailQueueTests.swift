@@ -76,16 +76,15 @@ struct MailQueueTests {
         transport: any MailTransport,
         observer: any MailDeliveryObserver = NoMailDeliveryObserver(),
         settings: MailDeliverySettings = MailDeliverySettings()
-    ) throws -> MailDispatcher {
-        MailDispatcher(
+    ) throws -> DeliveryDispatcher {
+        DeliveryDispatcher(
             store: harness.store,
             box: try SecretBox(masterKey: Array(repeating: 1, count: 32)),
-            renderer: try MailRenderer(appName: "Test", from: "Test <no-reply@example.com>"),
-            transport: transport,
+            channels: [MailChannel(renderer: try MailRenderer(appName: "Test", from: "Test <no-reply@example.com>"), transport: transport)],
             clock: harness.clock,
             random: SystemRandomSource(),
             settings: settings,
-            wakeUp: MailWakeUp(),
+            wakeUp: DeliveryWakeUp(),
             observer: observer,
             logger: logger
         )
@@ -93,7 +92,11 @@ struct MailQueueTests {
 
     /// Queues `count` reset mails directly (as a request would, inside a transaction).
     static func enqueue(_ harness: PoolHarness, count: Int) async throws {
-        let enqueuer = MailEnqueuer(box: try SecretBox(masterKey: Array(repeating: 1, count: 32)), random: SystemRandomSource(), wakeUp: MailWakeUp())
+        let enqueuer = DeliveryEnqueuer(
+            box: try SecretBox(masterKey: Array(repeating: 1, count: 32)),
+            random: SystemRandomSource(),
+            wakeUp: DeliveryWakeUp()
+        )
         let now = harness.clock.now()
         try await harness.store.write { tx in
             for index in 0..<count {
@@ -124,10 +127,10 @@ struct MailQueueTests {
     @Test func aRolledBackTransactionQueuesNothing() async throws {
         try await PoolHarness.run { h in
             struct Boom: Error {}
-            let enqueuer = MailEnqueuer(
+            let enqueuer = DeliveryEnqueuer(
                 box: try SecretBox(masterKey: Array(repeating: 1, count: 32)),
                 random: SystemRandomSource(),
-                wakeUp: MailWakeUp()
+                wakeUp: DeliveryWakeUp()
             )
             let now = h.clock.now()
             await #expect(throws: Boom.self) {
@@ -188,7 +191,7 @@ struct MailQueueTests {
         try await PoolHarness.run { h in
             let observer = CountingObserver()
             let transport = CapturingMailer()
-            transport.setFailure(MailTransportError(.permanent, "550 mailbox unavailable", code: 550))
+            transport.setFailure(DeliveryError(.permanent, "550 mailbox unavailable", code: 550))
             let dispatcher = try Self.dispatcher(h, transport: transport, observer: observer)
             try await Self.enqueue(h, count: 1)
             #expect(try await dispatcher.deliverDue() == 1)

@@ -21,7 +21,7 @@ struct PoolHarness: Sendable {
     let clock: TestClock
     let mailer: CapturingMailer
     /// Delivers the mail queue, on demand through ``mailer``.
-    let dispatcher: MailDispatcher
+    let dispatcher: DeliveryDispatcher
     let liveness: CachedSessionLiveness
     /// Builds another pool over the same store and keys, e.g. with other hashing parameters.
     let makePool: @Sendable (_ logN: Int) -> EmbeddedUserPool
@@ -38,13 +38,16 @@ struct PoolHarness: Sendable {
         try await database.withStore { store in
             let clock = TestClock()
             let mailer = CapturingMailer()
+            let texts = CapturingSMS()
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
-            let wakeUp = MailWakeUp()
-            let dispatcher = MailDispatcher(
+            let wakeUp = DeliveryWakeUp()
+            let dispatcher = DeliveryDispatcher(
                 store: store,
                 box: box,
-                renderer: try MailRenderer(appName: settings.appName, from: "Gatehouse <no-reply@example.com>"),
-                transport: mailer,
+                channels: [
+                    MailChannel(renderer: try MailRenderer(appName: settings.appName, from: "Gatehouse <no-reply@example.com>"), transport: mailer),
+                    SMSChannel(appName: settings.appName, transport: texts),
+                ],
                 clock: clock,
                 random: SystemRandomSource(),
                 settings: MailDeliverySettings(),
@@ -54,6 +57,7 @@ struct PoolHarness: Sendable {
             // Mail goes out when a test reads it (the mailer settles the dispatcher first); no background
             // loop, so tests that drive their own dispatchers over this store are not raced.
             mailer.attach { dispatcher }
+            texts.attach { dispatcher }
             let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
             let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(
                 logger: Logger(label: "t")
@@ -74,7 +78,7 @@ struct PoolHarness: Sendable {
                     store: store,
                     hasher: makeHasher?(scrypt) ?? scrypt,
                     tokens: tokens,
-                    mail: MailEnqueuer(box: box, random: SystemRandomSource(), wakeUp: wakeUp),
+                    mail: DeliveryEnqueuer(box: box, random: SystemRandomSource(), wakeUp: wakeUp),
                     box: box,
                     clock: clock,
                     random: SystemRandomSource(),

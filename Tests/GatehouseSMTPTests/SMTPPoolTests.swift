@@ -78,7 +78,7 @@ struct SMTPPoolTests {
         let transport = try server.transport(query: "?tls=none&timeout=10")
         try await transport.send(testMail(to: "ann@example.com"))
         await transport.shutdown()
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "bob@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "bob@example.com")) }
         #expect(error?.kind == .transient)
     }
 }

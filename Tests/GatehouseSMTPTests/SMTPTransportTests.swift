@@ -58,10 +58,10 @@ struct SMTPTransportTests {
     @Test func credentialsAreNeverSentInClearWithoutTLSNone() async throws {
         let server = try await SMTPTestServer.start("--tls", "none", "--auth", "mailer:secret")
         let refusing = try server.transport(credentials: "mailer:secret@", query: "?timeout=10")
-        let error = await #expect(throws: MailTransportError.self) { try await refusing.send(testMail(to: "ann@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await refusing.send(testMail(to: "ann@example.com")) }
         #expect(error?.kind == .permanent)
         #expect(error?.detail.contains("does not offer STARTTLS") == true)
-        await #expect(throws: MailTransportError.self) { try await refusing.check() }
+        await #expect(throws: DeliveryError.self) { try await refusing.check() }
         #expect(!server.events().contains { $0.hasPrefix("auth") }, "no AUTH was attempted")
         #expect(try server.deliveries().isEmpty)
 
@@ -76,10 +76,10 @@ struct SMTPTransportTests {
     func anUntrustedCertificateIsAPermanentFailure(_ scheme: String, _ tls: String, _ step: String) async throws {
         let server = try await SMTPTestServer.start("--tls", tls, "--auth", "mailer:secret")
         let transport = try server.transport(scheme, credentials: "mailer:secret@", query: "?timeout=10", trusted: false)
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "ann@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "ann@example.com")) }
         #expect(error?.kind == .permanent)
         #expect(error?.detail.contains("certificate could not be verified") == true, "\(String(describing: error))")
-        let checked = await #expect(throws: MailTransportError.self) { try await transport.check() }
+        let checked = await #expect(throws: DeliveryError.self) { try await transport.check() }
         #expect(checked?.detail.hasPrefix(step) == true, "\(String(describing: checked))")
         #expect(!server.events().contains { $0.hasPrefix("auth") })
         #expect(try server.deliveries().isEmpty)
@@ -88,7 +88,7 @@ struct SMTPTransportTests {
     @Test func wrongPasswordIsPermanent() async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:secret")
         let transport = try server.transport(credentials: "mailer:wrong-password@", query: "?timeout=10")
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "ann@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "ann@example.com")) }
         #expect(error?.kind == .permanent && error?.code == 535)
         #expect(error.map { !"\($0)".contains("wrong-password") } == true)
     }
@@ -96,24 +96,24 @@ struct SMTPTransportTests {
     @Test func checkNamesTheStepThatFailed() async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:secret")
         let transport = try server.transport(credentials: "mailer:bad-password@", query: "?timeout=10")
-        let error = await #expect(throws: MailTransportError.self) { try await transport.check() }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.check() }
         #expect(error?.detail.hasPrefix("AUTH PLAIN: the server replied 535") == true, "\(String(describing: error))")
         let port = server.port
         server.stop()
         let refused = try SMTPTransport(settings: SMTPSettings(url: "smtp://127.0.0.1:\(port)?timeout=10"), logger: Logger(label: "smtp-test"))
-        let down = await #expect(throws: MailTransportError.self) { try await refused.send(testMail(to: "ann@example.com")) }
+        let down = await #expect(throws: DeliveryError.self) { try await refused.send(testMail(to: "ann@example.com")) }
         #expect(down?.kind == .transient)
         #expect(down?.detail.hasPrefix("connect to 127.0.0.1:\(port):") == true, "\(String(describing: down))")
     }
 
     @Test(arguments: [
-        ("fail421", MailTransportError.Kind.transient, 421), ("fail451", .transient, 451), ("fail550", .permanent, 550),
+        ("fail421", DeliveryError.Kind.transient, 421), ("fail451", .transient, 451), ("fail550", .permanent, 550),
         ("fail421-data", .transient, 421), ("fail451-data", .transient, 451), ("fail550-data", .permanent, 550),
     ])
-    func replyClasses(_ recipient: String, _ kind: MailTransportError.Kind, _ code: Int) async throws {
+    func replyClasses(_ recipient: String, _ kind: DeliveryError.Kind, _ code: Int) async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls")
         let transport = try server.transport(query: "?timeout=10")
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "\(recipient)@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "\(recipient)@example.com")) }
         #expect(error?.kind == kind && error?.code == code, "\(String(describing: error))")
         #expect(error?.detail.contains("example.com") == false, "the recipient is not in the detail")
         try await transport.send(testMail(to: "ann@example.com"))  // the connection was replaced or reset
@@ -126,7 +126,7 @@ struct SMTPTransportTests {
         let server = try await SMTPTestServer.start("--tls", "none")
         let transport = try server.transport(query: "?tls=none&timeout=1")
         let start = ContinuousClock.now
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "hang@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "hang@example.com")) }
         let elapsed = start.duration(to: .now)
         #expect(error?.kind == .transient)
         #expect(error?.detail.hasPrefix("RCPT TO: no reply within 1.0 s") == true, "\(String(describing: error))")
@@ -136,7 +136,7 @@ struct SMTPTransportTests {
     @Test func aDroppedConnectionIsTransient() async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls")
         let transport = try server.transport(query: "?timeout=10")
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: "drop@example.com")) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: "drop@example.com")) }
         #expect(error?.kind == .transient)
         #expect(error?.detail == "message data: the server closed the connection")
     }
@@ -153,11 +153,11 @@ struct SMTPTransportTests {
     func injectionThroughTheEnvelopeIsRefused(_ recipient: String) async throws {
         let server = try await SMTPTestServer.start("--tls", "none")
         let transport = try server.transport(query: "?tls=none")
-        let error = await #expect(throws: MailTransportError.self) { try await transport.send(testMail(to: recipient)) }
+        let error = await #expect(throws: DeliveryError.self) { try await transport.send(testMail(to: recipient)) }
         #expect(error?.kind == .permanent)
         var mail = testMail(to: "ann@example.com")
         mail.sender = "noreply@gatehouse.test>\r\nRCPT TO:<victim@example.com"
-        await #expect(throws: MailTransportError.self) { try await transport.send(mail) }
+        await #expect(throws: DeliveryError.self) { try await transport.send(mail) }
         #expect(server.connections == 0)
     }
 

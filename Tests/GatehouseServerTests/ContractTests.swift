@@ -21,6 +21,7 @@ struct ContractTests {
             let (app, _) = try await TestApp.social(issuer: issuer) {
                 $0.maxBodySize = 4096
                 $0.compatAPIV1 = true
+                $0.smsCountries = Self.phoneCountries
             }
             let samples = ContractSamples()
             let yaml = try await app.live { client in
@@ -162,6 +163,7 @@ struct ContractTests {
 
         // The seed 003 (Hero365) API under /api/v1.
         try await exerciseCompatAPI(client, app: app, issuer: issuer, s)
+        try await exercisePhone(client, app: app, s)
 
         // Last, the account goes.
         let last = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "another horse 5"])

@@ -32,7 +32,7 @@ struct MailOperationsTests {
     @Test func aPermanentFailureIsDeadLetteredAndCounted() async throws {
         let app = try await TestApp.make()
         try await app.router { client in
-            app.mailer.setFailure(MailTransportError(.permanent, "550 5.1.1 no such user", code: 550))
+            app.mailer.setFailure(DeliveryError(.permanent, "550 5.1.1 no such user", code: 550))
             _ = try await client.send(.post, "/auth/signup", json: ["email": "gone@example.com", "password": "correct horse 9"])
             #expect(await app.mailer.all.isEmpty)
             let metrics = try await client.send(.get, "/metrics").bodyText

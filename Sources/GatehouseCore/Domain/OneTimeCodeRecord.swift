@@ -8,10 +8,15 @@ public struct OneTimeCodeRecord: Sendable, Equatable {
         case confirmSignUp = "confirm_signup"
         /// Authorises choosing a new password without the old one.
         case resetPassword = "reset_password"
+        /// Signs in with a phone number (the code's owner is `phone:<keyed hash of the number>`).
+        case phoneSignIn = "phone_sign_in"
+        /// Adds a phone number to a signed-in account (the code's hash binds the number).
+        case linkPhone = "link_phone"
     }
 
-    /// The user the code was mailed to, or `decoy:<keyed hash of the address>` for an address with no
-    /// account: the same store work either way, so timing does not reveal which addresses exist.
+    /// The user the code was mailed or texted to, `decoy:<keyed hash of the address>` for an address
+    /// with no account (the same store work either way, so timing does not reveal which addresses
+    /// exist), or `phone:<keyed hash of the number>` for a phone sign-in code.
     public var userID: String
     /// What the code is for.
     public var purpose: Purpose

@@ -11,6 +11,10 @@ public struct ProfileRecord: Sendable, Equatable {
     public var emailVerified: Bool
     /// The display name (trimmed, at most 256 scalars, no control characters), if set.
     public var fullName: String?
+    /// The user's phone number, E.164, as the identity provider reports it, if any.
+    public var phone: String?
+    /// Whether the provider reports ``phone`` verified (the embedded pool keeps verified numbers only).
+    public var phoneVerified: Bool
     /// When the profile was provisioned (first authenticated call).
     public var createdAt: Date
     /// When any field last changed.
@@ -22,13 +26,26 @@ public struct ProfileRecord: Sendable, Equatable {
     ///   - email: The user's address, if any.
     ///   - emailVerified: Whether it is verified.
     ///   - fullName: The display name, if any.
+    ///   - phone: The phone number, E.164, if any.
+    ///   - phoneVerified: Whether it is verified.
     ///   - createdAt: When it was provisioned.
     ///   - updatedAt: When it last changed.
-    public init(sub: String, email: String?, emailVerified: Bool, fullName: String?, createdAt: Date, updatedAt: Date) {
+    public init(
+        sub: String,
+        email: String?,
+        emailVerified: Bool,
+        fullName: String?,
+        phone: String? = nil,
+        phoneVerified: Bool = false,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
         self.sub = sub
         self.email = email
         self.emailVerified = emailVerified
         self.fullName = fullName
+        self.phone = phone
+        self.phoneVerified = phoneVerified
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

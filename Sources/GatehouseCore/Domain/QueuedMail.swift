@@ -1,7 +1,7 @@
 import Foundation
 
-/// One message in the durable mail queue. A request inserts it in the transaction that writes the code
-/// it carries; the delivery service claims it with a lease, sends it and records the outcome.
+/// One message in the durable queue (`gh_mail_queue`, which carries mail and, on channel `sms`, SMS). A
+/// request inserts it in the transaction that writes the code it carries; the delivery service claims it with a lease, sends it and records the outcome.
 public struct QueuedMail: Sendable, Equatable {
     /// Where a message is in its life.
     public enum State: String, Sendable {
@@ -17,7 +17,9 @@ public struct QueuedMail: Sendable, Equatable {
 
     /// A time-ordered id (also the sealing context `mail:<id>` and the `Message-ID`'s left part).
     public var id: String
-    /// The ``MailRequest/Kind`` raw value, for logs and metrics.
+    /// The ``DeliveryChannel`` that sends it: `mail` or `sms`.
+    public var channel: String
+    /// The ``MailRequest/Kind`` or ``SMSRequest/Kind`` raw value, for logs and metrics.
     public var kind: String
     /// Where it is.
     public var state: State
@@ -35,6 +37,7 @@ public struct QueuedMail: Sendable, Equatable {
     /// A queue row.
     /// - Parameters:
     ///   - id: The message's id.
+    ///   - channel: `mail` or `sms`.
     ///   - kind: What it is.
     ///   - state: Where it is.
     ///   - sealedRequest: The sealed request, if still kept.
@@ -44,6 +47,7 @@ public struct QueuedMail: Sendable, Equatable {
     ///   - lastError: The last failure.
     public init(
         id: String,
+        channel: String = "mail",
         kind: String,
         state: State,
         sealedRequest: String?,
@@ -53,6 +57,7 @@ public struct QueuedMail: Sendable, Equatable {
         lastError: String? = nil
     ) {
         self.id = id
+        self.channel = channel
         self.kind = kind
         self.state = state
         self.sealedRequest = sealedRequest

@@ -17,6 +17,9 @@ public struct UserRecord: Sendable, Equatable {
     public var confirmed: Bool
     /// The display name (trimmed, at most 256 scalars, no control characters), if the user gave one.
     public var name: String?
+    /// The phone number the user proved with an SMS code, E.164; unique across the pool. Only a
+    /// verified number is stored here (a number being added waits in its code).
+    public var phone: String?
     /// When the account was created.
     public var createdAt: Date
     /// When any field last changed.
@@ -31,6 +34,7 @@ public struct UserRecord: Sendable, Equatable {
     ///   - passwordHash: The PHC scrypt hash, or `nil` for provider-only accounts.
     ///   - confirmed: `false` for a password sign-up awaiting its code.
     ///   - name: The display name, if any.
+    ///   - phone: The verified phone number, E.164, if any.
     ///   - createdAt: When the account was created.
     ///   - updatedAt: When it last changed.
     public init(
@@ -41,6 +45,7 @@ public struct UserRecord: Sendable, Equatable {
         passwordHash: String?,
         confirmed: Bool,
         name: String?,
+        phone: String? = nil,
         createdAt: Date,
         updatedAt: Date
     ) {
@@ -51,6 +56,7 @@ public struct UserRecord: Sendable, Equatable {
         self.passwordHash = passwordHash
         self.confirmed = confirmed
         self.name = name
+        self.phone = phone
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

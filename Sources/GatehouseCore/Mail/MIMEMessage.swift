@@ -22,13 +22,13 @@ struct MIMEMessage: Sendable {
 
     /// The message's bytes.
     /// - Returns: Headers, a blank line and the body, CRLF line endings.
-    /// - Throws: ``MailTransportError`` (permanent) when the id or kind cannot be written in a header.
+    /// - Throws: ``DeliveryError`` (permanent) when the id or kind cannot be written in a header.
     func render() throws -> [UInt8] {
         let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+")
         guard !id.isEmpty, id.unicodeScalars.allSatisfy({ safe.contains($0) }), !kind.isEmpty,
             kind.unicodeScalars.allSatisfy({ safe.contains($0) })
         else {
-            throw MailTransportError(.permanent, "the message id or kind holds characters a header cannot carry")
+            throw DeliveryError(.permanent, "the message id or kind holds characters a header cannot carry")
         }
         var headers = ["From: \(from.header)", "To: \(to.header)"]
         if let replyTo { headers.append("Reply-To: \(replyTo.header)") }

@@ -53,14 +53,14 @@ public struct MailRenderer: Sendable {
     ///   - id: The queue's id (the `Message-ID`'s left part: letters, digits, `.`, `_`, `-`, `+`).
     ///   - date: The `Date:` header.
     /// - Returns: The message with its envelope; `message.body` is the text part, `message.html` the HTML part.
-    /// - Throws: ``MailTransportError`` (permanent) when the recipient is not one plain address or the id
+    /// - Throws: ``DeliveryError`` (permanent) when the recipient is not one plain address or the id
     ///   cannot be written in a header: retrying cannot help.
     public func render(_ request: MailRequest, id: String, date: Date) throws -> OutgoingMail {
         let recipient: MailAddress
         do {
             recipient = try MailAddress(address: request.to)
         } catch {
-            throw MailTransportError(.permanent, "the recipient cannot be written in a header: \(error.reason)")
+            throw DeliveryError(.permanent, "the recipient cannot be written in a header: \(error.reason)")
         }
         let rendered = templates.render(request.kind, context: MailTemplateSet.context(for: request, appName: appName, replyTo: replyTo?.address))
         let message = MailMessage(kind: request.kind.rawValue, to: request.to, subject: rendered.subject, body: rendered.text, html: rendered.html)

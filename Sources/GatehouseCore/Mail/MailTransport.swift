@@ -6,14 +6,14 @@ public protocol MailTransport: Sendable {
 
     /// Sends one message.
     /// - Parameter mail: The message, rendered, with its envelope.
-    /// - Throws: ``MailTransportError``: `transient` (a 4xx reply, a timeout, a dropped connection:
+    /// - Throws: ``DeliveryError``: `transient` (a 4xx reply, a timeout, a dropped connection:
     ///   retried with back-off) or `permanent` (a 5xx reply: dead-lettered).
     func send(_ mail: OutgoingMail) async throws
 
     /// Checks the transport for `gatehouse doctor`: connects, negotiates TLS and authenticates (SMTP),
     /// or makes a harmless signed call (SES). Sends nothing.
     /// - Returns: One line per step that passed, for the operator.
-    /// - Throws: ``MailTransportError`` naming the step that failed.
+    /// - Throws: ``DeliveryError`` naming the step that failed.
     func check() async throws -> [String]
 
     /// Closes pooled connections; called once, at shutdown.

@@ -30,27 +30,27 @@ public struct OutboxTransport: MailTransport {
     /// Writes the message to a hidden temporary file, then renames it, so a reader of the outbox never
     /// sees half a message. Writing the same message twice (a retry after a crash) replaces the file.
     /// - Parameter mail: The message.
-    /// - Throws: ``MailTransportError`` (transient) when the file cannot be written.
+    /// - Throws: ``DeliveryError`` (transient) when the file cannot be written.
     public func send(_ mail: OutgoingMail) async throws {
         let name = "\(mail.id)-\(mail.kind).eml"
         let temporary = directory.appendingPathComponent(".\(name).tmp")
         let target = directory.appendingPathComponent(name)
         guard FileManager.default.createFile(atPath: temporary.path, contents: Data(mail.data), attributes: [.posixPermissions: 0o600]) else {
-            throw MailTransportError(.transient, "could not write to the outbox at \(directory.path)")
+            throw DeliveryError(.transient, "could not write to the outbox at \(directory.path)")
         }
         guard rename(temporary.path, target.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw MailTransportError(.transient, "could not move a message into the outbox at \(directory.path)")
+            throw DeliveryError(.transient, "could not move a message into the outbox at \(directory.path)")
         }
         logger.info("mail written to outbox", metadata: ["mail.kind": .string(mail.kind), "mail.file": .string(name)])
     }
 
     /// Checks that the outbox directory exists and is writable.
     /// - Returns: The directory.
-    /// - Throws: ``MailTransportError`` when it is not writable.
+    /// - Throws: ``DeliveryError`` when it is not writable.
     public func check() async throws -> [String] {
         guard FileManager.default.isWritableFile(atPath: directory.path) else {
-            throw MailTransportError(.permanent, "the outbox \(directory.path) is missing or not writable")
+            throw DeliveryError(.permanent, "the outbox \(directory.path) is missing or not writable")
         }
         return ["outbox \(directory.path) is writable (messages are written there, not sent)"]
     }

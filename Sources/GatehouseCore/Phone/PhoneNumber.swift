@@ -65,6 +65,10 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
         return !wanted.isEmpty && digits.hasPrefix(wanted)
     }
 
+    /// The number's range for the per-prefix SMS cap: every digit but the last four (`+4477009`
+    /// for `+447700900123`), so a block of consecutive numbers shares one quota.
+    public var rangePrefix: String { "+" + digits.dropLast(4) }
+
     /// For logs: the country code and the last two digits only (`+44…58`).
     public var masked: String { "+" + digits.prefix(2) + "…" + digits.suffix(2) }
 

@@ -67,6 +67,21 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var exchangePerClient: RateLimitRule
     /// Well-formed refresh tokens that are not ours (unknown), per client address.
     public var refreshPerClient: RateLimitRule
+    /// SMS codes per number: the cool-down. Sending a text costs money (SMS pumping), so every SMS
+    /// rule below is a quota drawn on together, all or none.
+    public var smsPerNumber: RateLimitRule
+    /// SMS codes per number in an hour.
+    public var smsPerNumberHourly: RateLimitRule
+    /// SMS codes per number in a day.
+    public var smsPerNumberDaily: RateLimitRule
+    /// SMS-sending requests per client address.
+    public var smsPerClient: RateLimitRule
+    /// SMS codes per number range: the number without its last four digits, so a pumper cycling
+    /// through one carrier's block of numbers is stopped even though each number is new.
+    public var smsPerPrefix: RateLimitRule
+    /// SMS codes across the whole server in a day: the ceiling on what a flood can cost
+    /// (`GATEHOUSE_SMS_DAILY_LIMIT`).
+    public var smsDaily: RateLimitRule
     /// How long a refused sign-in attempt (a blocked bucket, a client past its share of the hashing
     /// queue) is held before its 429 goes out. A client that retries at once — a flood — is slowed to
     /// one attempt per connection per this delay, so its refusals cannot eat the CPU that other
@@ -85,6 +100,12 @@ public struct RateLimitSettings: Sendable, Equatable {
     ///   - mailPerClient: Mail-sending requests per client address (30 per hour).
     ///   - exchangePerClient: Failed social token exchanges per client address (60 per hour, blocks up to 5 min).
     ///   - refreshPerClient: Unknown refresh tokens per client address (30 per hour).
+    ///   - smsPerNumber: The per-number cool-down (1 text a minute).
+    ///   - smsPerNumberHourly: Texts per number per hour (5).
+    ///   - smsPerNumberDaily: Texts per number per day (10).
+    ///   - smsPerClient: Text-sending requests per client address (10 per hour).
+    ///   - smsPerPrefix: Texts per number range (all but the last four digits) per hour (20).
+    ///   - smsDaily: Texts per day across the server (1,000).
     public init(
         signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),
         signInPerClient: RateLimitRule = .init(name: "signin.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
@@ -95,7 +116,13 @@ public struct RateLimitSettings: Sendable, Equatable {
         mailPerAddressDaily: RateLimitRule = .init(name: "mail.address.day", freeAttempts: 10, window: 86_400),
         mailPerClient: RateLimitRule = .init(name: "mail.client", freeAttempts: 30, window: 3600),
         exchangePerClient: RateLimitRule = .init(name: "exchange.client", freeAttempts: 60, window: 3600, baseBlock: 1, maxBlock: 300),
-        refreshPerClient: RateLimitRule = .init(name: "refresh.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900)
+        refreshPerClient: RateLimitRule = .init(name: "refresh.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
+        smsPerNumber: RateLimitRule = .init(name: "sms.number", freeAttempts: 1, window: 60),
+        smsPerNumberHourly: RateLimitRule = .init(name: "sms.number.hour", freeAttempts: 5, window: 3600),
+        smsPerNumberDaily: RateLimitRule = .init(name: "sms.number.day", freeAttempts: 10, window: 86_400),
+        smsPerClient: RateLimitRule = .init(name: "sms.client", freeAttempts: 10, window: 3600),
+        smsPerPrefix: RateLimitRule = .init(name: "sms.prefix", freeAttempts: 20, window: 3600),
+        smsDaily: RateLimitRule = .init(name: "sms.day", freeAttempts: 1000, window: 86_400)
     ) {
         self.signInPerAccount = signInPerAccount
         self.signInPerClient = signInPerClient
@@ -107,5 +134,11 @@ public struct RateLimitSettings: Sendable, Equatable {
         self.mailPerClient = mailPerClient
         self.exchangePerClient = exchangePerClient
         self.refreshPerClient = refreshPerClient
+        self.smsPerNumber = smsPerNumber
+        self.smsPerNumberHourly = smsPerNumberHourly
+        self.smsPerNumberDaily = smsPerNumberDaily
+        self.smsPerClient = smsPerClient
+        self.smsPerPrefix = smsPerPrefix
+        self.smsDaily = smsDaily
     }
 }

@@ -223,6 +223,16 @@ public struct RateLimiter: Sendable {
         )
     }
 
+    /// The quotas of one SMS code to `number` asked for by `client`: the number's cool-down, hourly and
+    /// daily caps, the client's, the number range's and the server's daily cap.
+    func smsBuckets(number: PhoneNumber, client: ClientInfo) -> [Bucket] {
+        [
+            bucket(settings.smsPerNumber, number.e164), bucket(settings.smsPerNumberHourly, number.e164),
+            bucket(settings.smsPerNumberDaily, number.e164), bucket(settings.smsPerClient, client: client),
+            bucket(settings.smsPerPrefix, number.rangePrefix), bucket(settings.smsDaily, "all"),
+        ]
+    }
+
     /// Clears the buckets (a correct password clears the account's failures).
     func reset(_ buckets: [Bucket]) async throws {
         try await store.write { tx in

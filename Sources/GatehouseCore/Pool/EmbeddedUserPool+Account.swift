@@ -34,7 +34,7 @@ extension EmbeddedUserPool {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
         }
-        return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name)
+        return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name, phone: user.phone)
     }
 
     /// Deletes the user, the app profile, every session, code and linked identity in one transaction;

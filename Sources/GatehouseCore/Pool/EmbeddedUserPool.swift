@@ -17,7 +17,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// Issues and verifies this pool's tokens (and holds its JWKS).
     public let tokens: TokenService
     /// Queues mail in the transaction that writes the code it carries.
-    let mail: MailEnqueuer
+    let mail: DeliveryEnqueuer
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
@@ -46,7 +46,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         store: any GatehouseStore,
         hasher: any PasswordHasher,
         tokens: TokenService,
-        mail: MailEnqueuer,
+        mail: DeliveryEnqueuer,
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
@@ -133,8 +133,11 @@ public struct EmbeddedUserPool: IdentityProvider {
         case expired
     }
 
-    func codeHash(userID: String, purpose: OneTimeCodeRecord.Purpose, code: String) -> String {
-        box.keyedHash("one-time-code", purpose.rawValue, userID, code)
+    /// The keyed hash a code is stored as. `bound` ties it to one more value (the number being
+    /// added), which the redeeming request must present again.
+    func codeHash(userID: String, purpose: OneTimeCodeRecord.Purpose, code: String, bound: String? = nil) -> String {
+        guard let bound else { return box.keyedHash("one-time-code", purpose.rawValue, userID, code) }
+        return box.keyedHash("one-time-code", purpose.rawValue, userID, code, "bound", bound)
     }
 
     /// Issues a fresh code for `purpose`, replacing the user's earlier one.
@@ -142,13 +145,14 @@ public struct EmbeddedUserPool: IdentityProvider {
         for userID: String,
         purpose: OneTimeCodeRecord.Purpose,
         lifetime: TimeInterval,
-        now: Date
+        now: Date,
+        bound: String? = nil
     ) -> (code: String, record: OneTimeCodeRecord) {
         let code = random.sixDigitCode()
         let record = OneTimeCodeRecord(
             userID: userID,
             purpose: purpose,
-            codeHash: codeHash(userID: userID, purpose: purpose, code: code),
+            codeHash: codeHash(userID: userID, purpose: purpose, code: code, bound: bound),
             createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime)
         )
@@ -166,13 +170,26 @@ public struct EmbeddedUserPool: IdentityProvider {
         now: Date,
         in tx: any StoreTransaction
     ) async throws -> CodeCheck {
-        let presented = codeHash(userID: user.id, purpose: purpose, code: code)
-        if let record = try await tx.spendCodeAttempt(userID: user.id, purpose: purpose, maxAttempts: settings.maxCodeAttempts) {
+        try await checkCode(code, owner: user.id, purpose: purpose, now: now, in: tx)
+    }
+
+    /// ``checkCode(_:for:purpose:now:in:)`` for a code owned by `owner` (a user id, or a phone
+    /// sign-in's `phone:` owner), optionally bound to one more value.
+    func checkCode(
+        _ code: String,
+        owner: String,
+        purpose: OneTimeCodeRecord.Purpose,
+        bound: String? = nil,
+        now: Date,
+        in tx: any StoreTransaction
+    ) async throws -> CodeCheck {
+        let presented = codeHash(userID: owner, purpose: purpose, code: code, bound: bound)
+        if let record = try await tx.spendCodeAttempt(userID: owner, purpose: purpose, maxAttempts: settings.maxCodeAttempts) {
             guard ConstantTime.equals(presented, record.codeHash) else { return .mismatch }
             return record.expiresAt > now ? .accepted : .expired
         }
         // No code, or its tries are used up.
-        guard let record = try await tx.code(userID: user.id, purpose: purpose) else { return .mismatch }
+        guard let record = try await tx.code(userID: owner, purpose: purpose) else { return .mismatch }
         return ConstantTime.equals(presented, record.codeHash) ? .expired : .mismatch
     }
 
@@ -236,6 +253,8 @@ public struct EmbeddedUserPool: IdentityProvider {
         profile.email = user.email
         profile.emailVerified = user.emailVerified
         if profile.fullName == nil { profile.fullName = user.name }
+        profile.phone = user.phone
+        profile.phoneVerified = user.phone != nil
         profile.updatedAt = user.updatedAt
         try await tx.updateProfile(profile)
     }

@@ -8,6 +8,8 @@ public struct PoolSettings: Sendable {
     public var signUpCodeLifetime: TimeInterval
     /// Seconds a password-reset code is valid.
     public var resetCodeLifetime: TimeInterval
+    /// How long an SMS code (phone sign-in, adding a number) redeems: 10 minutes.
+    public var phoneCodeLifetime: TimeInterval
     /// Wrong guesses a code survives.
     var maxCodeAttempts: Int
     /// How long a refresh token lives after it was issued (each rotation issues a new one).
@@ -30,6 +32,7 @@ public struct PoolSettings: Sendable {
     ///   - passwordPolicy: What a new password must satisfy.
     ///   - signUpCodeLifetime: Seconds (24 h).
     ///   - resetCodeLifetime: Seconds (1 h).
+    ///   - phoneCodeLifetime: Seconds (10 min).
     ///   - maxCodeAttempts: Wrong guesses a code survives (5); at least 1.
     ///   - refreshTokenLifetime: Seconds (30 days).
     ///   - maxSessionLifetime: The absolute session lifetime in seconds; `nil` uses `refreshTokenLifetime`.
@@ -40,6 +43,7 @@ public struct PoolSettings: Sendable {
         passwordPolicy: PasswordPolicy = PasswordPolicy(),
         signUpCodeLifetime: TimeInterval = 24 * 3600,
         resetCodeLifetime: TimeInterval = 3600,
+        phoneCodeLifetime: TimeInterval = 600,
         maxCodeAttempts: Int = 5,
         refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
         maxSessionLifetime: TimeInterval? = nil,
@@ -50,6 +54,7 @@ public struct PoolSettings: Sendable {
         self.passwordPolicy = passwordPolicy
         self.signUpCodeLifetime = signUpCodeLifetime
         self.resetCodeLifetime = resetCodeLifetime
+        self.phoneCodeLifetime = phoneCodeLifetime
         self.maxCodeAttempts = max(1, maxCodeAttempts)
         self.refreshTokenLifetime = refreshTokenLifetime
         self.maxSessionLifetime = maxSessionLifetime

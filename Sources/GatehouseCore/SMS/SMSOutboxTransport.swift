@@ -40,38 +40,38 @@ public struct SMSOutboxTransport: SMSTransport {
     /// Writes the message to a hidden temporary file, then renames it, so a reader of the outbox never
     /// sees half a message. Writing the same message twice (a retry) replaces the file.
     /// - Parameter sms: The message; its id and kind must be safe in a file name.
-    /// - Throws: ``SMSTransportError``: permanent when the id or kind would leave the directory,
+    /// - Throws: ``DeliveryError``: permanent when the id or kind would leave the directory,
     ///   transient when the file cannot be written.
     public func send(_ sms: OutgoingSMS) async throws {
         let allowed = { (text: String) in
             !text.isEmpty && text.count <= 128 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         }
         guard allowed(sms.id), allowed(sms.kind) else {
-            throw SMSTransportError(.permanent, "an SMS id and kind must be letters, digits, - and _ (at most 128)")
+            throw DeliveryError(.permanent, "an SMS id and kind must be letters, digits, - and _ (at most 128)")
         }
         let name = "\(sms.id)-\(sms.kind).txt"
         let temporary = directory.appendingPathComponent(".\(name).tmp")
         let target = directory.appendingPathComponent(name)
         let data = Data(Self.contents(of: sms).utf8)
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw SMSTransportError(.transient, "could not write to the SMS outbox at \(directory.path)")
+            throw DeliveryError(.transient, "could not write to the SMS outbox at \(directory.path)")
         }
         guard rename(temporary.path, target.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw SMSTransportError(.transient, "could not move a message into the SMS outbox at \(directory.path)")
+            throw DeliveryError(.transient, "could not move a message into the SMS outbox at \(directory.path)")
         }
         logger.info("SMS written to outbox", metadata: ["sms.kind": .string(sms.kind), "sms.file": .string(name)])
     }
 
     /// Checks that the outbox directory exists and is writable.
     /// - Returns: The directory.
-    /// - Throws: ``SMSTransportError`` (permanent) when it is missing or not writable.
+    /// - Throws: ``DeliveryError`` (permanent) when it is missing or not writable.
     public func check() async throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
             FileManager.default.isWritableFile(atPath: directory.path)
         else {
-            throw SMSTransportError(.permanent, "the SMS outbox \(directory.path) is missing or not writable")
+            throw DeliveryError(.permanent, "the SMS outbox \(directory.path) is missing or not writable")
         }
         return ["SMS outbox \(directory.path) is writable (messages are written there, not sent)"]
     }

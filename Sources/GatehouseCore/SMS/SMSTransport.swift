@@ -6,14 +6,14 @@ public protocol SMSTransport: Sendable {
 
     /// Sends one message.
     /// - Parameter sms: The message and its E.164 recipient.
-    /// - Throws: ``SMSTransportError``: `transient` (throttling, a 5xx answer, a timeout, a dropped
+    /// - Throws: ``DeliveryError``: `transient` (throttling, a 5xx answer, a timeout, a dropped
     ///   connection: worth retrying later) or `permanent` (a refused number or message, refused credentials).
     func send(_ sms: OutgoingSMS) async throws
 
     /// Checks the transport for `gatehouse doctor`: the outbox is writable, or a harmless signed call
     /// (SNS `GetSMSAttributes`) succeeds. Sends nothing.
     /// - Returns: One line per step that passed, for the operator.
-    /// - Throws: ``SMSTransportError`` naming the step that failed.
+    /// - Throws: ``DeliveryError`` naming the step that failed.
     func check() async throws -> [String]
 
     /// Closes what the transport holds; called once, at shutdown.

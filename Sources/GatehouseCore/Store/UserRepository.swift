@@ -1,13 +1,14 @@
 import Foundation
 
-/// The embedded pool's users, found by id (the `sub`) or by email key (the case-folded address an
-/// account owns, unique across the pool).
+/// The embedded pool's users, found by id (the `sub`), by email key (the case-folded address an
+/// account owns, unique across the pool) or by verified phone number (E.164, unique across the pool).
 public protocol UserRepository: Sendable {
-    /// Throws ``StoreConflict`` if the id or the email key is taken.
+    /// Throws ``StoreConflict`` if the id, the email key or the phone number is taken.
     func insertUser(_ user: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?
     func user(emailKey: String) async throws -> UserRecord?
-    /// Replaces the stored row with the same id. Throws ``StoreConflict`` if the new email key is taken.
+    func user(phone: String) async throws -> UserRecord?
+    /// Replaces the stored row with the same id. Throws ``StoreConflict`` if the new email key or phone number is taken.
     func updateUser(_ user: UserRecord) async throws
     func deleteUser(id: String) async throws
 }

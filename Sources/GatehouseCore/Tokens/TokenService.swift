@@ -70,6 +70,10 @@ public struct TokenService: Sendable {
         if let email = subject.email { id.string("email", email) }
         id.bool("email_verified", subject.emailVerified)
         if let name = subject.name { id.string("name", name) }
+        if let phone = subject.phone {
+            id.string("phone_number", phone)
+            id.bool("phone_number_verified", true)
+        }
         if let nonce { id.string("nonce", nonce) }
         var access = JSONObjectWriter()
         access.string("sub", subject.sub)

@@ -52,7 +52,16 @@ public struct Profiles: Sendable {
         let now = clock.now()
         let view: ProfileView = try await store.write { tx in
             let profile = try await tx.insertProfileIfAbsent(
-                ProfileRecord(sub: sub, email: seed.email, emailVerified: seed.emailVerified, fullName: seed.name, createdAt: now, updatedAt: now)
+                ProfileRecord(
+                    sub: sub,
+                    email: seed.email,
+                    emailVerified: seed.emailVerified,
+                    fullName: seed.name,
+                    phone: seed.phone,
+                    phoneVerified: seed.phone != nil,
+                    createdAt: now,
+                    updatedAt: now
+                )
             )
             return ProfileView(profile: profile, identities: try await Self.linked(tx, sub))
         }

@@ -11,6 +11,23 @@ extension GatehouseConfiguration {
         } catch let error as SMSSettingsError {
             throw ConfigurationError("\(error.variable): \(error.message)")
         }
+        do {
+            smsCountries = try SMSCountryPolicy.parse(countries: reader.string("GATEHOUSE_SMS_COUNTRIES"))
+        } catch let error as GatehouseError {
+            throw ConfigurationError(error.cause ?? "GATEHOUSE_SMS_COUNTRIES is not a list of country calling codes")
+        }
+        if let daily = try reader.int("GATEHOUSE_SMS_DAILY_LIMIT", in: 1...10_000_000) {
+            pool.rateLimits.smsDaily = RateLimitRule(name: "sms.day", freeAttempts: daily, window: 86_400)
+        }
+        if let perNumber = try reader.int("GATEHOUSE_SMS_NUMBER_DAILY_CAP", in: 1...1000) {
+            pool.rateLimits.smsPerNumberDaily = RateLimitRule(name: "sms.number.day", freeAttempts: perNumber, window: 86_400)
+        }
+        if let perClient = try reader.int("GATEHOUSE_SMS_CLIENT_HOURLY_CAP", in: 1...100_000) {
+            pool.rateLimits.smsPerClient = RateLimitRule(name: "sms.client", freeAttempts: perClient, window: 3600)
+        }
+        if let perPrefix = try reader.int("GATEHOUSE_SMS_PREFIX_HOURLY_CAP", in: 1...100_000) {
+            pool.rateLimits.smsPerPrefix = RateLimitRule(name: "sms.prefix", freeAttempts: perPrefix, window: 3600)
+        }
     }
 
     /// The SMS transport settings `value` names.

@@ -109,6 +109,8 @@ public struct GatehouseConfiguration: Sendable {
     // SMS
     /// Where text messages go (`GATEHOUSE_SMS`): the outbox or Amazon SNS.
     public var sms: SMSTransportSettings = .outbox
+    /// Which numbers may be texted (`GATEHOUSE_SMS_COUNTRIES`); none allowed: phone sign-in is off.
+    public var smsCountries: SMSCountryPolicy = .disabled
 
     // Logging
     public var logLevel: Logger.Level = .info

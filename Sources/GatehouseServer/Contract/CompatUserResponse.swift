@@ -6,7 +6,7 @@ public struct CompatUserResponse: ContractResponse, Equatable {
     /// The user's subject (the tokens' `sub`).
     public let id: String
     public let email: String?
-    /// Always `null` until phone numbers are a sign-in identity.
+    /// The verified phone number (E.164), or `null`.
     public let phone: String?
     public let fullName: String?
     /// `true`: a user who can sign in is active (a deleted account cannot).
@@ -29,7 +29,7 @@ public struct CompatUserResponse: ContractResponse, Equatable {
     public init(_ view: ProfileView) {
         id = view.profile.sub
         email = view.profile.email
-        phone = nil
+        phone = view.profile.phone
         fullName = view.profile.fullName
         isActive = true
         isSuperuser = false

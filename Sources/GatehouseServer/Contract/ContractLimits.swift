@@ -10,6 +10,8 @@ public enum ContractLimits {
     public static let fullName = 1024
     /// A mailed confirmation or reset code.
     public static let code = 32
+    /// A phone number as typed (E.164 is at most 16 characters; spaces and dashes are allowed).
+    public static let phone = 64
     /// A refresh token.
     public static let refreshToken = 8192
     /// A provider's identity token (Google's or Apple's JWT).

@@ -17,6 +17,10 @@ public struct ProfileResponse: ContractResponse, Equatable {
     public let email: String?
     public let emailVerified: Bool
     public let fullName: String?
+    /// The verified phone number (E.164), or `null`.
+    public let phone: String?
+    /// Whether ``phone`` is verified.
+    public let phoneVerified: Bool
     public let identities: [Identity]
     public let createdAt: String
     public let updatedAt: String
@@ -25,6 +29,8 @@ public struct ProfileResponse: ContractResponse, Equatable {
         case sub, email
         case emailVerified = "email_verified"
         case fullName = "full_name"
+        case phone
+        case phoneVerified = "phone_verified"
         case identities
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -38,6 +44,8 @@ public struct ProfileResponse: ContractResponse, Equatable {
         email = profile.email
         emailVerified = profile.emailVerified
         fullName = profile.fullName
+        phone = profile.phone
+        phoneVerified = profile.phoneVerified
         identities = view.identities.map { Identity(provider: $0.provider, linkedAt: ContractTimestamp.string($0.linkedAt)) }
         createdAt = ContractTimestamp.string(profile.createdAt)
         updatedAt = ContractTimestamp.string(profile.updatedAt)
@@ -52,6 +60,8 @@ public struct ProfileResponse: ContractResponse, Equatable {
         try container.encode(email, forKey: .email)
         try container.encode(emailVerified, forKey: .emailVerified)
         try container.encode(fullName, forKey: .fullName)
+        try container.encode(phone, forKey: .phone)
+        try container.encode(phoneVerified, forKey: .phoneVerified)
         try container.encode(identities, forKey: .identities)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)

@@ -3,12 +3,12 @@ import Hummingbird
 
 /// The seed 003 (Hero365) API under `/api/v1`, served only with `GATEHOUSE_COMPAT_API_V1=true`: the
 /// seed's paths and JSON shapes mapped onto the same use cases as the native endpoints (no rule is
-/// implemented twice). Errors keep the contract's envelope and codes. Phone sign-in (`/api/v1/auth/otp/*`)
-/// is not served yet.
+/// implemented twice). Errors keep the contract's envelope and codes.
 struct CompatAPIController {
     let passwords: PasswordAuthentication
     let sessions: Sessions
     let social: SocialSignIn
+    let phone: PhoneSignIn
     let profiles: Profiles
     let body: RequestBodyReader
     let authenticator: BearerAuthenticator
@@ -21,6 +21,8 @@ struct CompatAPIController {
         group.post("/api/v1/auth/signup", use: signUp)
         group.post("/api/v1/auth/signin", use: signIn)
         group.post("/api/v1/auth/refresh", use: refresh)
+        group.post("/api/v1/auth/otp/send", use: sendCode)
+        group.post("/api/v1/auth/otp/verify", use: verifyCode)
         group.group().add(middleware: authenticator).group(context: AuthenticatedRequestContext.self)
             .get("/api/v1/users/me", use: me)
     }
@@ -72,6 +74,18 @@ struct CompatAPIController {
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(RefreshTokenRequest.self, from: request)
         let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
+        return try await answer(tokens, context: context)
+    }
+
+    @Sendable func sendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(PhoneRequest.self, from: request)
+        let delivery = try await phone.sendCode(phone: input.phone, client: context.client, logger: context.logger)
+        return try CompatCodeSentResponse(delivery).response()
+    }
+
+    @Sendable func verifyCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(CompatOTPVerifyRequest.self, from: request)
+        let tokens = try await phone.verifyCode(phone: input.phone, code: try input.presentedCode(), client: context.client, logger: context.logger)
         return try await answer(tokens, context: context)
     }
 

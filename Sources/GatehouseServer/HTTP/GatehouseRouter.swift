@@ -8,6 +8,7 @@ struct GatehouseRouter {
     let passwords: PasswordAuthentication
     let sessions: Sessions
     let social: SocialSignIn
+    let phone: PhoneSignIn
     let accounts: Accounts
     let profiles: Profiles
     let metrics: GatehouseMetrics
@@ -33,11 +34,13 @@ struct GatehouseRouter {
         TokenController(sessions: sessions, body: body, authenticator: authenticator).addRoutes(to: routes)
         AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
+        PhoneController(phone: phone, profiles: profiles, body: body, authenticator: authenticator).addRoutes(to: routes)
         if compatAPIV1 {
             CompatAPIController(
                 passwords: passwords,
                 sessions: sessions,
                 social: social,
+                phone: phone,
                 profiles: profiles,
                 body: body,
                 authenticator: authenticator

@@ -30,7 +30,7 @@ extension GatehouseRuntime {
         let clock = options.clock
         let random = options.random
         let hashingPool = parts.hashingPool
-        let mailWakeUp = MailWakeUp()
+        let mailWakeUp = DeliveryWakeUp()
         let upstream = parts.upstream
         logger.info("store ready", metadata: ["store": .string(parts.storeDescription)])
 
@@ -82,7 +82,7 @@ extension GatehouseRuntime {
                 store: store,
                 hasher: hasher,
                 tokens: tokens,
-                mail: MailEnqueuer(box: box, random: random, wakeUp: mailWakeUp),
+                mail: DeliveryEnqueuer(box: box, random: random, wakeUp: mailWakeUp),
                 box: box,
                 clock: clock,
                 random: random,
@@ -179,6 +179,13 @@ extension GatehouseRuntime {
             passwords: PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
             sessions: Sessions(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
             social: social,
+            phone: PhoneSignIn(
+                backend: provider,
+                policy: configuration.smsCountries,
+                limiter: limiter,
+                events: metrics,
+                domainEvents: domainEvents
+            ),
             accounts: Accounts(backend: provider, appleVault: socialParts.vault, domainEvents: domainEvents),
             profiles: Profiles(store: store, backend: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
             metrics: metrics,
@@ -189,11 +196,13 @@ extension GatehouseRuntime {
             compatAPIV1: configuration.compatAPIV1
         ).install(on: router)
 
-        let mailDispatcher = MailDispatcher(
+        let mailDispatcher = DeliveryDispatcher(
             store: store,
             box: box,
-            renderer: try MailTransports.renderer(configuration),
-            transport: parts.mailTransport,
+            channels: [
+                MailChannel(renderer: try MailTransports.renderer(configuration), transport: parts.mailTransport),
+                SMSChannel(appName: configuration.pool.appName, transport: parts.smsTransport),
+            ],
             clock: clock,
             random: random,
             settings: configuration.mailDelivery,
@@ -210,7 +219,7 @@ extension GatehouseRuntime {
             vault: socialParts.vault,
             parts: parts
         )
-        runtimeServices.append(MailDeliveryService(dispatcher: mailDispatcher, transport: parts.mailTransport, logger: logger))
+        runtimeServices.append(DeliveryService(dispatcher: mailDispatcher, logger: logger))
         if let eventChannel { runtimeServices.append(eventChannel) }
         let mailTarget = options.mailTransport == nil ? configuration.mail.redacted : parts.mailTransport.name
         logger.info("mail delivery ready", metadata: ["mail.transport": .string(parts.mailTransport.name), "mail.target": .string(mailTarget)])

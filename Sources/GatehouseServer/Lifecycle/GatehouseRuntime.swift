@@ -19,7 +19,7 @@ final class GatehouseRuntime: Sendable {
     let store: SQLStore
     let provider: any IdentityProvider
     let appleVault: AppleTokenVault?
-    let mailDispatcher: MailDispatcher
+    let mailDispatcher: DeliveryDispatcher
     /// Domain events to and from the other instances (PostgreSQL); nil on SQLite.
     let eventChannel: (any StoreEventChannel)?
 
@@ -30,7 +30,7 @@ final class GatehouseRuntime: Sendable {
         store: SQLStore,
         provider: any IdentityProvider,
         appleVault: AppleTokenVault?,
-        mailDispatcher: MailDispatcher,
+        mailDispatcher: DeliveryDispatcher,
         eventChannel: (any StoreEventChannel)?
     ) {
         self.responder = responder
@@ -54,6 +54,8 @@ final class GatehouseRuntime: Sendable {
         var openStore: @Sendable () async throws -> (store: SQLStore, service: (any Service)?)
         /// Where mail goes (the configured transport, or the one the tests gave).
         var mailTransport: any MailTransport
+        /// Where SMS go (the configured transport, or the one the tests gave).
+        var smsTransport: any SMSTransport
         var hashingPool: BlockingWorkPool
         var upstream: UpstreamHTTPClient
     }
@@ -76,6 +78,7 @@ final class GatehouseRuntime: Sendable {
         )
         let box = try SecretBox(masterKey: try Bootstrap.masterKey(configuration, logger: logger))
         try (parts.mailTransport as? OutboxTransport)?.createDirectory()
+        try (parts.smsTransport as? SMSOutboxTransport)?.createDirectory()
         let (store, storeService) = try await parts.openStore()
         do {
             let prepared = try await Bootstrap.prepare(

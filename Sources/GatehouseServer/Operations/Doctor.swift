@@ -90,9 +90,32 @@ public enum Doctor {
                 .ok(
                     "compat.api-v1",
                     "GATEHOUSE_COMPAT_API_V1: the seed 003 (Hero365) API is served under /api/v1 (Apple, Google, email and password, "
-                        + "refresh, users/me); phone sign-in (/api/v1/auth/otp/*) is not served yet."
+                        + "refresh, users/me, and phone sign-in at /api/v1/auth/otp/*"
+                        + (c.smsCountries.isEnabled ? ")." : ", which answers 403 until GATEHOUSE_SMS_COUNTRIES is set).")
                 )
             )
+        }
+        if c.smsCountries.isEnabled {
+            let codes = c.smsCountries.allowedCodes.sorted().map { "+" + $0 }.joined(separator: ", ")
+            if c.identityProvider == .cognito {
+                findings.append(
+                    .warning(
+                        "sms.countries",
+                        "GATEHOUSE_SMS_COUNTRIES is set, but phone sign-in is not offered on Cognito: it answers 403 provider_disabled.",
+                        fix: "Unset GATEHOUSE_SMS_COUNTRIES, or run on the embedded user pool to offer phone sign-in."
+                    )
+                )
+            } else if case .outbox = c.sms {
+                findings.append(
+                    .warning(
+                        "sms.countries",
+                        "Phone sign-in is on for \(codes), but GATEHOUSE_SMS=outbox writes texts to \(c.smsOutboxDirectory.path) instead of sending them.",
+                        fix: "Set GATEHOUSE_SMS=sns (with AWS credentials and GATEHOUSE_SNS_REGION) before real users sign in with a phone."
+                    )
+                )
+            } else {
+                findings.append(.ok("sms.countries", "Phone sign-in is on for \(codes), texted through Amazon SNS."))
+            }
         }
         return findings
     }

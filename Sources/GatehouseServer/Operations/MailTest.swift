@@ -11,7 +11,7 @@ public enum MailTest {
     ///   - configuration: The server's configuration.
     ///   - logger: For the transport.
     /// - Returns: Lines for the operator.
-    /// - Throws: ``ConfigurationError`` for unusable settings or address; ``MailTransportError`` when
+    /// - Throws: ``ConfigurationError`` for unusable settings or address; ``DeliveryError`` when
     ///   the transport refuses or cannot be reached.
     public static func send(to address: String, configuration: GatehouseConfiguration, logger: Logger) async throws -> [String] {
         guard (try? EmailAddress(address)) != nil else { throw ConfigurationError("'\(address)' is not an email address.") }

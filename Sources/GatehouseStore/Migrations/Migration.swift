@@ -26,5 +26,6 @@ struct Migration: Sendable {
         .externalSubjects,
         .cognitoPasswords,
         .mailQueue,
+        .phoneNumbers,
     ]
 }

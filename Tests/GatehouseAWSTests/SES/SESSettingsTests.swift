@@ -63,14 +63,14 @@ struct SESSettingsTests {
     @Test(
         "throttling, quotas and 5xx are transient; rejections, bad requests and refused credentials are permanent",
         arguments: [
-            (429, "TooManyRequestsException", MailTransportError.Kind.transient), (400, "LimitExceededException", .transient),
+            (429, "TooManyRequestsException", DeliveryError.Kind.transient), (400, "LimitExceededException", .transient),
             (400, "Throttling", .transient), (500, "InternalFailure", .transient), (503, nil, .transient), (502, nil, .transient),
             (400, "MessageRejected", .permanent), (400, "MailFromDomainNotVerifiedException", .permanent),
             (400, "AccountSuspendedException", .permanent), (400, "BadRequestException", .permanent),
             (403, "SignatureDoesNotMatch", .permanent), (403, nil, .permanent), (404, "NotFoundException", .permanent),
-        ] as [(Int, String?, MailTransportError.Kind)]
+        ] as [(Int, String?, DeliveryError.Kind)]
     )
-    func classification(_ status: Int, _ type: String?, _ kind: MailTransportError.Kind) {
+    func classification(_ status: Int, _ type: String?, _ kind: DeliveryError.Kind) {
         let error = SESTransport.classify(Self.answer(status, type, "why"), operation: "SendEmail", sender: nil)
         #expect(error.kind == kind && error.code == status && error.detail.contains(type ?? "HTTP \(status)"))
     }

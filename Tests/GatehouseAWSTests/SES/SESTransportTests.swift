@@ -62,7 +62,7 @@ struct SESTransportTests {
         do {
             try await transport.send(mail)
             Issue.record("moto accepted mail from an unverified sender")
-        } catch let error as MailTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .permanent && error.code == 400)
             #expect(error.detail.contains("MessageRejected") && !error.detail.contains(recipient), "\(error.detail)")
         }
@@ -81,7 +81,7 @@ struct SESTransportTests {
         do {
             try await Self.transport(refused).send(mail)
             Issue.record("a refused connection did not fail")
-        } catch let error as MailTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .transient && error.detail.contains("cannot reach 127.0.0.1:1"), "\(error)")
         }
         let silent = try SilentListener()
@@ -92,7 +92,7 @@ struct SESTransportTests {
         do {
             try await Self.transport(settings).send(mail)
             Issue.record("a silent endpoint did not time out")
-        } catch let error as MailTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .transient && error.detail.contains("no answer"), "\(error)")
         }
     }
@@ -107,7 +107,7 @@ struct SESTransportTests {
         do {
             _ = try await withSet.check()
             Issue.record("a missing configuration set passed the check")
-        } catch let error as MailTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .permanent && error.detail.contains("GetConfigurationSet gatehouse-missing") && error.detail.contains("NotFound"))
         }
         let created = JSONValue.object(["ConfigurationSetName": "gatehouse-present"]).serialized()

@@ -61,7 +61,7 @@ struct SNSTransportTests {
             do {
                 try await Self.transport(moto.settings()).send(Self.message(to: number))
                 Issue.record("moto accepted \(number)")
-            } catch let error as SMSTransportError {
+            } catch let error as DeliveryError {
                 #expect(error.kind == .permanent && error.code == 400, "\(error)")
                 #expect(error.detail.contains("InvalidParameter") && !error.detail.contains("7700900123"), "\(error.detail)")
             }
@@ -77,7 +77,7 @@ struct SNSTransportTests {
         do {
             try await Self.transport(moto.settings()).send(sms)
             Issue.record("moto accepted 1700 characters")
-        } catch let error as SMSTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .permanent && error.detail.contains("1600"), "\(error)")
         }
     }
@@ -94,7 +94,7 @@ struct SNSTransportTests {
         do {
             try await Self.transport(refused).send(sms)
             Issue.record("a refused connection did not fail")
-        } catch let error as SMSTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .transient && error.detail.contains("cannot reach 127.0.0.1:1"), "\(error)")
             #expect(!error.detail.contains(sms.to) && !error.detail.contains(sms.text))
         }
@@ -106,7 +106,7 @@ struct SNSTransportTests {
         do {
             try await Self.transport(settings).send(sms)
             Issue.record("a silent endpoint did not time out")
-        } catch let error as SMSTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .transient && error.detail.contains("no answer"), "\(error)")
         }
     }
@@ -121,6 +121,6 @@ struct SNSTransportTests {
         var unreachable = moto.settings()
         unreachable.endpoint = "http://127.0.0.1:1"
         unreachable.timeout = .seconds(1)
-        await #expect(throws: SMSTransportError.self) { _ = try await Self.transport(unreachable).check() }
+        await #expect(throws: DeliveryError.self) { _ = try await Self.transport(unreachable).check() }
     }
 }

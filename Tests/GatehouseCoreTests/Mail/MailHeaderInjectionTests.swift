@@ -59,7 +59,7 @@ struct MailHeaderInjectionTests {
             do {
                 try attempt()
                 Issue.record("rendered a message with a line break in a header value")
-            } catch let error as MailTransportError {
+            } catch let error as DeliveryError {
                 #expect(error.kind == .permanent && !error.detail.contains("evil"))
             } catch {
                 Issue.record("unexpected error \(error)")

@@ -66,11 +66,11 @@ struct SMSOutboxTransportTests {
         let base = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let missing = SMSOutboxTransport(directory: base.appendingPathComponent("absent"), logger: LogCapture().logger())
-        await #expect(throws: SMSTransportError.self) { try await missing.send(Self.message) }
+        await #expect(throws: DeliveryError.self) { try await missing.send(Self.message) }
         do {
             _ = try await missing.check()
             Issue.record("check() passed on a missing directory")
-        } catch let error as SMSTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .permanent && error.detail.contains("missing or not writable"))
         }
         let blocker = base.appendingPathComponent("sms")
@@ -80,10 +80,10 @@ struct SMSOutboxTransportTests {
         do {
             try await blocked.send(Self.message)
             Issue.record("wrote into a file")
-        } catch let error as SMSTransportError {
+        } catch let error as DeliveryError {
             #expect(error.kind == .transient && !error.description.contains("482913"))
         }
-        await #expect(throws: SMSTransportError.self) { _ = try await blocked.check() }
+        await #expect(throws: DeliveryError.self) { _ = try await blocked.check() }
         let fine = SMSOutboxTransport(directory: base.appendingPathComponent("ok"), logger: LogCapture().logger())
         try fine.createDirectory()
         #expect(try await fine.check() == ["SMS outbox \(fine.directory.path) is writable (messages are written there, not sent)"])
@@ -102,7 +102,7 @@ struct SMSOutboxTransportTests {
             do {
                 try await outbox.send(message)
                 Issue.record("accepted id \(id) kind \(kind)")
-            } catch let error as SMSTransportError {
+            } catch let error as DeliveryError {
                 #expect(error.kind == .permanent)
             }
         }
@@ -121,8 +121,8 @@ struct SMSOutboxTransportTests {
     @Test("an error's description names its kind and status")
     func errorDescription() {
         #expect(
-            SMSTransportError(.transient, "SNS Publish failed: Throttled", code: 429).description
-                == "transient SMS failure (429): SNS Publish failed: Throttled"
+            DeliveryError(.transient, "SNS Publish failed: Throttled", code: 429).description
+                == "transient delivery failure (429): SNS Publish failed: Throttled"
         )
         #expect(SMSSettingsError(variable: "GATEHOUSE_SMS", "must be outbox or sns").description == "GATEHOUSE_SMS: must be outbox or sns")
     }

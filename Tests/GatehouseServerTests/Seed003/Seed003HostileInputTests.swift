@@ -177,14 +177,14 @@ struct Seed003HostileInputTests {
         }
     }
 
-    @Test func phoneSignInIsNotServedYet() async throws {
+    @Test func phoneSignInAnswers403WhileNoCountryIsAllowed() async throws {
         try await FakeIssuer.run { issuer in
             let app = try await Seed003ContractTests.app(issuer)
             try await app.live { client in
-                for path in ["/api/v1/auth/otp/send", "/api/v1/auth/otp/verify"] {
-                    let reply = try await client.send(.post, path, json: ["phone": "+15555550100"])
-                    #expect(Self.refused(reply, .notFound, "not_found"), "\(path)")
-                }
+                let send = try await client.send(.post, "/api/v1/auth/otp/send", json: ["phone": "+15555550100"])
+                #expect(Self.refused(send, .forbidden, "provider_disabled"))
+                let verify = try await client.send(.post, "/api/v1/auth/otp/verify", json: ["phone": "+15555550100", "code": "123456"])
+                #expect(Self.refused(verify, .forbidden, "provider_disabled"))
             }
         }
     }
@@ -204,6 +204,6 @@ struct Seed003HostileInputTests {
         c.compatAPIV1 = true
         let on = await Doctor.run(configuration: c, logger: Logger(label: "doctor-test"))
         #expect(on.finding("compat.api-v1")?.severity == .ok, "\(on.rendered)")
-        #expect(on.finding("compat.api-v1")?.summary.contains("/api/v1/auth/otp") == true)
+        #expect(on.finding("compat.api-v1")?.summary.contains("answers 403 until GATEHOUSE_SMS_COUNTRIES is set") == true)
     }
 }

@@ -12,17 +12,19 @@ import NIOCore
 /// A Gatehouse built through the real composition root, on a fresh data directory, with a test
 /// clock, captured mail (or the configured transport) and fast password hashing.
 struct TestApp: Sendable {
-    /// Where the app's mail goes.
+    /// Where the app's mail and texts go.
     enum Mail: Sendable {
-        /// Into ``TestApp/mailer`` (a ``CapturingMailer``), whatever `configuration.mail` says.
+        /// Into ``TestApp/mailer`` (a ``CapturingMailer``) and ``TestApp/texts`` (a ``CapturingSMS``),
+        /// whatever `configuration.mail` and `configuration.sms` say.
         case captured
-        /// Through the transport `configuration.mail` names (SMTP, SES, the outbox), delivered by the real
+        /// Through the transports `configuration.mail` and `configuration.sms` name (SMTP, SES, SNS, the outboxes), delivered by the real
         /// delivery service in the background; `built.mailDelivery.waitUntilIdle()` waits for it.
         case configured
     }
 
     let built: GatehouseApplication
     let mailer: CapturingMailer
+    let texts: CapturingSMS
     let clock: TestClock
     let directory: URL
 
@@ -48,6 +50,7 @@ struct TestApp: Sendable {
         configuration.hashingConcurrency = 2
         configure(&configuration)
         let mailer = CapturingMailer()
+        let texts = CapturingSMS()
         var quiet = Logger(label: "gatehouse-test")
         quiet.logLevel = .warning
         let built = try await buildApplication(
@@ -55,12 +58,14 @@ struct TestApp: Sendable {
             options: .init(
                 clock: realTime ? SystemTimeSource() : clock,
                 mailTransport: mail == .configured ? nil : deliverer ?? mailer,
+                smsTransport: mail == .configured ? nil : texts,
                 logger: logger ?? quiet,
                 refreshProviderKeysInBackground: backgroundKeyRefresh
             )
         )
         mailer.attach { try? built.mailDelivery }
-        return TestApp(built: built, mailer: mailer, clock: clock, directory: directory)
+        texts.attach { try? built.mailDelivery }
+        return TestApp(built: built, mailer: mailer, texts: texts, clock: clock, directory: directory)
     }
 
     /// Runs `body` against the router (no socket).

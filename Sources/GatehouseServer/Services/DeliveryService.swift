@@ -2,12 +2,11 @@ import GatehouseCore
 import Logging
 import ServiceLifecycle
 
-/// Runs the mail queue's ``MailDispatcher`` in the background. At graceful shutdown it stops after the
+/// Runs the delivery queue's ``DeliveryDispatcher`` (mail and SMS) in the background. At graceful shutdown it stops after the
 /// messages being sent (bounded by the transport's timeouts and `drainTimeout`) and closes the
-/// transport's connections; whatever is still queued stays in the store and goes out after the restart.
-struct MailDeliveryService: Service {
-    let dispatcher: MailDispatcher
-    let transport: any MailTransport
+/// transports' connections; whatever is still queued stays in the store and goes out after the restart.
+struct DeliveryService: Service {
+    let dispatcher: DeliveryDispatcher
     var drainTimeout: Duration = .seconds(10)
     let logger: Logger
 
@@ -26,6 +25,6 @@ struct MailDeliveryService: Service {
         }
         await delivery.value
         deadline.cancel()
-        await transport.shutdown()
+        await dispatcher.shutdown()
     }
 }

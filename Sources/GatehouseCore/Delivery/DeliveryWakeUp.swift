@@ -3,7 +3,7 @@ import GatehouseInfrastructure
 /// Wakes the mail delivery service when a request has queued a message (after its transaction
 /// commits), so delivery starts at once instead of at the next poll. Signals do not accumulate: one
 /// wake-up covers everything queued before it.
-public final class MailWakeUp: Sendable {
+public final class DeliveryWakeUp: Sendable {
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?

@@ -2,23 +2,22 @@ import Foundation
 import GatehouseInfrastructure
 import Logging
 
-/// Delivers the durable mail queue in the background: claims due messages under a lease, renders and
-/// sends them through the transport, and records each outcome — sent (body dropped), retried with
+/// Delivers the durable queue — mail and SMS — in the background: claims due messages under a lease,
+/// hands each to its ``DeliveryChannel`` to render and send, and records each outcome — sent (body dropped), retried with
 /// exponential back-off (transient failures), or dead-lettered with a log line and a metric (a permanent
 /// failure, too many attempts, or a code that expired before it could be delivered).
 ///
 /// Delivery is at least once: a message is marked sent only after the transport accepted it, so a crash
 /// between the two sends it again once its lease has run out (one duplicate per crash at most).
-public final class MailDispatcher: Sendable {
+public final class DeliveryDispatcher: Sendable {
     private let store: any GatehouseStore
     private let box: SecretBox
-    private let renderer: MailRenderer
-    private let transport: any MailTransport
+    private let channels: [String: any DeliveryChannel]
     private let clock: any TimeSource
     private let random: any RandomSource
     /// How the queue is worked through.
     public let settings: MailDeliverySettings
-    private let wakeUp: MailWakeUp
+    private let wakeUp: DeliveryWakeUp
     private let observer: any MailDeliveryObserver
     private let logger: Logger
     private let inFlight = Mutex(InFlight())
@@ -33,8 +32,8 @@ public final class MailDispatcher: Sendable {
     /// - Parameters:
     ///   - store: The queue.
     ///   - box: Opens the sealed requests.
-    ///   - renderer: Turns requests into messages.
-    ///   - transport: Sends them.
+    ///   - channels: How each channel's messages are opened and sent (mail, SMS); a row of a channel
+    ///     not given is dead-lettered.
     ///   - clock: The time source (tests move it to make retries due).
     ///   - random: Lease tokens and jitter.
     ///   - settings: Attempts, back-off, lease, poll interval, concurrency and retention.
@@ -44,19 +43,17 @@ public final class MailDispatcher: Sendable {
     public init(
         store: any GatehouseStore,
         box: SecretBox,
-        renderer: MailRenderer,
-        transport: any MailTransport,
+        channels: [any DeliveryChannel],
         clock: any TimeSource,
         random: any RandomSource,
         settings: MailDeliverySettings,
-        wakeUp: MailWakeUp,
+        wakeUp: DeliveryWakeUp,
         observer: any MailDeliveryObserver = NoMailDeliveryObserver(),
         logger: Logger
     ) {
         self.store = store
         self.box = box
-        self.renderer = renderer
-        self.transport = transport
+        self.channels = Dictionary(channels.map { ($0.name, $0) }) { _, last in last }
         self.clock = clock
         self.random = random
         self.settings = settings
@@ -65,8 +62,13 @@ public final class MailDispatcher: Sendable {
         self.logger = logger
     }
 
-    /// The transport's name (`outbox`, `smtp`, `ses`).
-    public var transportName: String { transport.name }
+    /// The transports' names by channel (`mail`: `outbox`, `smtp`, `ses`; `sms`: `outbox`, `sns`).
+    public var transportNames: [String: String] { channels.mapValues(\.transportName) }
+
+    /// Closes every channel's transport (at shutdown, after the last send).
+    public func shutdown() async {
+        for channel in channels.values { await channel.shutdown() }
+    }
 
     /// Works through the queue until the task is cancelled: a pass at every wake-up, and at least every
     /// poll interval (retries coming due, messages queued by other instances). A pass that cannot read
@@ -145,23 +147,29 @@ public final class MailDispatcher: Sendable {
     private func attempt(_ mail: QueuedMail, lease: String) async {
         let now = clock.now()
         let attempts = mail.attempts + 1
-        var metadata: Logger.Metadata = ["mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.attempt": .stringConvertible(attempts)]
-        let request: MailRequest
+        var metadata: Logger.Metadata = [
+            "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.channel": .string(mail.channel),
+            "mail.attempt": .stringConvertible(attempts),
+        ]
+        guard let channel = channels[mail.channel] else {
+            await deadLetter(mail, lease: lease, attempts: attempts, reason: "no sender is configured for channel \(mail.channel)")
+            return
+        }
+        let delivery: QueuedDelivery
         do {
-            guard let sealed = mail.sealedRequest else { throw MailTransportError(.permanent, "the message body is gone") }
-            request = try JSONDecoder().decode(MailRequest.self, from: Data(box.open(sealed, context: MailEnqueuer.context(mail.id))))
+            guard let sealed = mail.sealedRequest else { throw DeliveryError(.permanent, "the message body is gone") }
+            delivery = try channel.open(Data(box.open(sealed, context: DeliveryEnqueuer.context(mail.id))), id: mail.id)
         } catch {
             await deadLetter(mail, lease: lease, attempts: attempts, reason: "the queued message cannot be read (\(type(of: error)))")
             return
         }
         // A retry does not send a code that has expired meanwhile (the user has asked for a new one by now).
-        if mail.attempts > 0, let lifetime = request.lifetime, request.code != nil, now > mail.createdAt.addingTimeInterval(TimeInterval(lifetime)) {
+        if mail.attempts > 0, let lifetime = delivery.codeLifetime, now > mail.createdAt.addingTimeInterval(lifetime) {
             await deadLetter(mail, lease: lease, attempts: attempts, reason: "its code expired before it could be delivered")
             return
         }
         do {
-            let outgoing = try renderer.render(request, id: mail.id, date: now)
-            try await transport.send(outgoing)
+            try await delivery.send(now)
         } catch {
             if Task.isCancelled {
                 // Shutting down mid-send: not the message's fault. Release it for the next start.
@@ -171,7 +179,7 @@ public final class MailDispatcher: Sendable {
                 }
                 return
             }
-            let failure = error as? MailTransportError ?? MailTransportError(.transient, "\(type(of: error)): \(error)")
+            let failure = error as? DeliveryError ?? DeliveryError(.transient, "\(type(of: error)): \(error)")
             metadata["error"] = .string(failure.description)
             if failure.kind == .permanent || attempts >= settings.maxAttempts {
                 let reason = failure.kind == .permanent ? failure.description : "\(attempts) attempts failed; last: \(failure.description)"
@@ -180,7 +188,7 @@ public final class MailDispatcher: Sendable {
             }
             let delay = settings.retryDelay(afterAttempts: attempts, jitter: Double(random.uniform(below: 1000)) / 1000)
             metadata["mail.retry_in_s"] = .stringConvertible(Int(delay.rounded()))
-            logger.warning("mail delivery failed; will retry", metadata: metadata)
+            logger.warning("\(mail.channel) delivery failed; will retry", metadata: metadata)
             observer.retried(kind: mail.kind)
             await record("reschedule") {
                 try await $0.rescheduleMail(
@@ -196,14 +204,15 @@ public final class MailDispatcher: Sendable {
         }
         await record("mark sent") { try await $0.markMailSent(id: mail.id, lease: lease, at: self.clock.now()) }
         observer.delivered(kind: mail.kind)
-        logger.info("mail delivered", metadata: metadata.merging(["mail.transport": .string(transport.name)]) { $1 })
+        logger.info("\(mail.channel) delivered", metadata: metadata.merging(["mail.transport": .string(channel.transportName)]) { $1 })
     }
 
     private func deadLetter(_ mail: QueuedMail, lease: String, attempts: Int, reason: String) async {
         logger.error(
-            "mail dead-lettered: it will not be sent",
+            "\(mail.channel) dead-lettered: it will not be sent",
             metadata: [
-                "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.attempts": .stringConvertible(attempts),
+                "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.channel": .string(mail.channel),
+                "mail.attempts": .stringConvertible(attempts),
                 "reason": .string(reason),
             ]
         )

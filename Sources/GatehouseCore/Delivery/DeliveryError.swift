@@ -1,16 +1,16 @@
-/// Why a transport could not send a message, and whether trying again later can help.
-public struct MailTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a transport (mail or SMS) could not send a message, and whether trying again later can help.
+public struct DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the delivery service retries.
     public enum Kind: String, Sendable {
-        /// A 4xx reply, a timeout, a refused or dropped connection, a throttled API: retried with back-off.
+        /// A 4xx SMTP reply, a timeout, a refused or dropped connection, a throttled API: retried with back-off.
         case transient
-        /// A 5xx reply, a rejected message or credentials: dead-lettered at once.
+        /// A 5xx SMTP reply, a rejected message, number or credentials: dead-lettered at once.
         case permanent
     }
 
     /// Whether to retry.
     public var kind: Kind
-    /// What failed, for the log: never a password, a code or the recipient's address.
+    /// What failed, for the log: never a password, a code or the recipient's address or number.
     public var detail: String
     /// The SMTP reply code or HTTP status, when there was one.
     public var code: Int?
@@ -27,5 +27,5 @@ public struct MailTransportError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The kind, the code and the detail, for the log.
-    public var description: String { "\(kind.rawValue) mail failure\(code.map { " (\($0))" } ?? ""): \(detail)" }
+    public var description: String { "\(kind.rawValue) delivery failure\(code.map { " (\($0))" } ?? ""): \(detail)" }
 }

@@ -1,20 +1,21 @@
 import Foundation
 import GatehouseInfrastructure
 
-/// What the embedded pool uses to mail: it inserts a ``MailRequest`` into the durable queue inside the
-/// caller's transaction (so the message exists exactly when the code it carries does), sealed under the
-/// master key, and wakes the delivery service once that transaction has committed.
-public struct MailEnqueuer: Sendable {
+/// What the embedded pool uses to send mail and SMS: it inserts a ``MailRequest`` or an ``SMSRequest``
+/// into the durable queue inside the caller's transaction (so the message exists exactly when the code
+/// it carries does), sealed under the master key, and wakes the delivery service once that transaction
+/// has committed.
+public struct DeliveryEnqueuer: Sendable {
     let box: SecretBox
     let random: any RandomSource
-    let wakeUp: MailWakeUp
+    let wakeUp: DeliveryWakeUp
 
     /// An enqueuer.
     /// - Parameters:
     ///   - box: Seals the request (it may carry a code).
     ///   - random: Makes the time-ordered ids.
     ///   - wakeUp: The delivery service's wake-up.
-    public init(box: SecretBox, random: any RandomSource, wakeUp: MailWakeUp) {
+    public init(box: SecretBox, random: any RandomSource, wakeUp: DeliveryWakeUp) {
         self.box = box
         self.random = random
         self.wakeUp = wakeUp
@@ -28,14 +29,29 @@ public struct MailEnqueuer: Sendable {
     ///   - tx: The transaction that also writes the code.
     /// - Throws: The store's error (which rolls the transaction back).
     public func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
-        let id = Self.makeID(now: now, random: random)
         let body = request ?? MailRequest(kind: .resetPassword, to: "decoy@invalid.example", code: "000000", lifetime: 900)
-        let sealed = try box.seal(Array(try JSONEncoder().encode(body)), context: Self.context(id))
+        try await insert(channel: "mail", kind: body.kind.rawValue, json: try JSONEncoder().encode(body), decoy: request == nil, now: now, in: tx)
+    }
+
+    /// Queues an SMS in `tx`.
+    /// - Parameters:
+    ///   - sms: What to send.
+    ///   - now: The request's time.
+    ///   - tx: The transaction that also writes the code.
+    /// - Throws: The store's error (which rolls the transaction back).
+    public func enqueue(sms: SMSRequest, now: Date, in tx: any StoreTransaction) async throws {
+        try await insert(channel: "sms", kind: sms.kind.rawValue, json: try JSONEncoder().encode(sms), decoy: false, now: now, in: tx)
+    }
+
+    private func insert(channel: String, kind: String, json: Data, decoy: Bool, now: Date, in tx: any StoreTransaction) async throws {
+        let id = Self.makeID(now: now, random: random)
+        let sealed = try box.seal(Array(json), context: Self.context(id))
         try await tx.enqueueMail(
             QueuedMail(
                 id: id,
-                kind: body.kind.rawValue,
-                state: request == nil ? .decoy : .queued,
+                channel: channel,
+                kind: kind,
+                state: decoy ? .decoy : .queued,
                 sealedRequest: sealed,
                 attempts: 0,
                 nextAttemptAt: now,
