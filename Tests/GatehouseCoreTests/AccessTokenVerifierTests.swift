@@ -26,6 +26,17 @@ struct AccessTokenVerifierTests {
     func claims(of token: String) throws -> [String: JSONValue] { try CompactJWS(parsing: token).claims }
     func header(of token: String) throws -> [String: JSONValue] { try CompactJWS(parsing: token).header }
 
+    @Test func aVerifiedPhoneNumberIsInTheIDTokenOnly() throws {
+        var withPhone = subject
+        withPhone.phone = "+447700900123"
+        let issued = try service.issue(subject: withPhone, session: session, nonce: nil)
+        let id = try claims(of: issued.idToken)
+        #expect(id["phone_number"] == "+447700900123" && id["phone_number_verified"] == .bool(true))
+        #expect(try claims(of: issued.accessToken)["phone_number"] == nil)
+        let without = try claims(of: try service.issue(subject: subject, session: session, nonce: nil).idToken)
+        #expect(without["phone_number"] == nil && without["phone_number_verified"] == nil)
+    }
+
     @Test func issuesCognitoShapedTokens() throws {
         let issued = try service.issue(subject: subject, session: session, nonce: "n-hash")
         let id = try claims(of: issued.idToken)

@@ -20,6 +20,10 @@ struct PoolHarness: Sendable {
     let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
+    /// Where the pool's texts go (read through the dispatcher, like ``mailer``).
+    let texts: CapturingSMS
+    /// Phone sign-in over ``pool``, texting +1, +44 and +49 numbers.
+    let phone: PhoneSignIn
     /// Delivers the mail queue, on demand through ``mailer``.
     let dispatcher: DeliveryDispatcher
     let liveness: CachedSessionLiveness
@@ -101,6 +105,14 @@ struct PoolHarness: Sendable {
                     limiter: limiter,
                     clock: clock,
                     mailer: mailer,
+                    texts: texts,
+                    phone: PhoneSignIn(
+                        backend: pool,
+                        policy: SMSCountryPolicy(allowedCodes: ["1", "44", "49"]),
+                        limiter: limiter,
+                        events: NoAuthEvents(),
+                        domainEvents: events
+                    ),
                     dispatcher: dispatcher,
                     liveness: liveness,
                     makePool: makePool
