@@ -2,8 +2,9 @@ import Foundation
 
 /// Phone numbers: signing in with a texted code, and adding a number to the signed-in account.
 ///
-/// Numbers go to the server as they are given, in E.164 (`+14155550123`); the server refuses anything else, and numbers
-/// in countries it does not text, with `invalid_request` and a message that says which.
+/// Numbers go to the server as they are given, in international form (`+14155550123`); the server keeps them in E.164
+/// and refuses national numbers, numbers in countries it does not text and premium-rate ranges with `invalid_request`
+/// and a message that says which.
 extension GatehouseClient {
     // MARK: Phone
 
