@@ -5,9 +5,12 @@ import Testing
 
 /// Phone sign-in and adding a number against the real server, with the codes read from its SMS outbox.
 /// Runs only against a server binary that has phone sign-in (see ``GatehouseServerProcess/supportsPhoneSignIn``).
+///
+/// A number gets one text a minute, and some checks need a second text to the same number (signing in again, a
+/// second account claiming it): each test waits out that cool-down at most once, and the tests, each with its own
+/// server, run in parallel, so the waits overlap.
 @Suite(
     "Phone sign-in end to end against a real server",
-    .serialized,
     .enabled("the server binary has phone sign-in") { await GatehouseServerProcess.supportsPhoneSignIn }
 )
 struct PhoneEndToEndTests {
@@ -26,8 +29,8 @@ struct PhoneEndToEndTests {
             sent = Date()
             delivery = try await send()
         }
-        #expect(delivery.medium == "SMS" && delivery.destination.hasSuffix(String(number.suffix(4))))
-        #expect(delivery.destination != number, "the number is masked")
+        #expect(delivery.medium == "SMS" && !delivery.destination.isEmpty)
+        #expect(!delivery.destination.contains(number.dropFirst(2)), "the number is masked: \(delivery.destination)")
         return try await server.latestSMSCode(to: number, since: sent)
     }
 
@@ -71,8 +74,7 @@ struct PhoneEndToEndTests {
         try await client.signIn(email: email, password: "correct horse 9")
         let before = try await client.profile()
         #expect(before.phone == nil && !before.phoneVerified)
-        let numbers = Self.numbers(2)
-        let number = numbers[0]
+        let number = Self.numbers(1)[0]
 
         let code = try await textedCode(server, number) { try await client.addPhone(number) }
         await expectError(.codeMismatch) { _ = try await client.verifyPhone(number, code: code == "000000" ? "111111" : "000000") }
@@ -82,21 +84,30 @@ struct PhoneEndToEndTests {
         try await client.refresh()
         #expect(client.currentUser?.phone == number && client.currentUser?.phoneVerified == true, "the refreshed ID token has it")
 
-        // The number now signs in to the same account.
+        // The number now signs in to the same account (a second text to it: after the cool-down).
         let phoneClient = GatehouseClient(configuration: .init(baseURL: server.baseURL))
         let signInCode = try await textedCode(server, number) { try await phoneClient.sendPhoneCode(to: number) }
         let signedIn = try await phoneClient.signInWithPhone(number, code: signInCode)
         #expect(signedIn.isNewUser == false)
         #expect(try await phoneClient.profile().sub == before.sub, "the number signs in to the account it was added to")
+    }
 
-        // Another account cannot take it: the code is sent, the verification refused.
+    @Test func anotherAccountCannotTakeANumber() async throws {
+        let server = try GatehouseServerProcess(environment: GatehouseServerProcess.phoneEnvironment)
+        defer { server.stop() }
+        let numbers = Self.numbers(2)
+        let owner = GatehouseClient(configuration: .init(baseURL: server.baseURL))
+        let ownerCode = try await textedCode(server, numbers[0]) { try await owner.sendPhoneCode(to: numbers[0]) }
+        try await owner.signInWithPhone(numbers[0], code: ownerCode)
         let other = GatehouseClient(configuration: .init(baseURL: server.baseURL))
-        let otherNumber = numbers[1]
-        let otherCode = try await textedCode(server, otherNumber) { try await other.sendPhoneCode(to: otherNumber) }
-        try await other.signInWithPhone(otherNumber, code: otherCode)
-        let takeCode = try await textedCode(server, number) { try await other.addPhone(number) }
-        await expectError(.conflict) { _ = try await other.verifyPhone(number, code: takeCode) }
-        #expect(try await other.profile().phone == otherNumber, "the other account keeps its own number")
+        let otherCode = try await textedCode(server, numbers[1]) { try await other.sendPhoneCode(to: numbers[1]) }
+        try await other.signInWithPhone(numbers[1], code: otherCode)
+
+        // The code is sent (the answer never tells whose the number is); the verification is refused.
+        let takeCode = try await textedCode(server, numbers[0]) { try await other.addPhone(numbers[0]) }
+        await expectError(.conflict) { _ = try await other.verifyPhone(numbers[0], code: takeCode) }
+        #expect(try await other.profile().phone == numbers[1], "the other account keeps its own number")
+        #expect(try await owner.profile().phone == numbers[0], "the owner keeps the number")
     }
 
     @Test func refusedNumbersAndADisabledServerAnswerInTheContractsTerms() async throws {
