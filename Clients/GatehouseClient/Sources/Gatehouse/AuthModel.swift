@@ -41,7 +41,7 @@ public final class AuthModel {
     /// The number a phone code was texted to (``sendPhoneCode(to:)`` or ``addPhone(_:)``): show the code screen
     /// while it is set. Cleared by a sign-in, ``verifyPhone(code:)`` and ``cancelPhone()``.
     public internal(set) var pendingPhone: String?
-    /// Where the pending phone code went, masked (`+1*******0123`), for the code screen.
+    /// Where the pending phone code went, masked (`+14…23`), for the code screen.
     public internal(set) var phoneCodeDelivery: CodeDelivery?
     /// The signed-in user's profile, loaded after sign-in and by ``loadProfile()``; `nil` when signed out.
     public internal(set) var profile: Profile?

@@ -14,7 +14,7 @@ extension GatehouseClient {
     /// The answer is the same whether or not the number has an account, so follow it with the code screen in every case.
     ///
     /// - Parameter phone: The number in E.164, such as `+14155550123`.
-    /// - Returns: Where the code went (medium `SMS`, the number masked: `+1*******0123`).
+    /// - Returns: Where the code went (medium `SMS`, the number masked: `+14…23`).
     /// - Throws: ``GatehouseError``: `invalidRequest` (a malformed number, a country the server does not text, or a
     ///   premium-rate number; show the message), `providerDisabled` (phone sign-in is off on this server),
     ///   `tooManyRequests` (wait ``ServerError/retryAfter`` seconds), or a transport failure.

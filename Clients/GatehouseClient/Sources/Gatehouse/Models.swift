@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a code was sent, masked (`a***@e***.com`, `+1*******0123`).
+/// Where a code was sent, masked (`a***@e***.com`, `+14…23`).
 ///
 /// Returned by ``GatehouseClient/signUp(email:password:fullName:)``, ``GatehouseClient/resendCode(email:)``,
 /// ``GatehouseClient/forgotPassword(email:)``, ``GatehouseClient/sendPhoneCode(to:)`` and
