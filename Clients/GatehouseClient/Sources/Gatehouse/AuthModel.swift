@@ -31,15 +31,20 @@ public final class AuthModel {
     /// A message to show, from the last failed action (cleared when the next one starts).
     public var errorMessage: String?
     /// The last failure's code, for screens that react to specific ones.
-    public private(set) var errorCode: ErrorCode?
+    public internal(set) var errorCode: ErrorCode?
     /// Sign-up (or sign-in) is waiting for the emailed code.
     public private(set) var needsConfirmation = false
     /// The address the confirmation or reset code went to.
     public private(set) var pendingEmail: String?
     /// A reset code was sent to ``pendingEmail``.
     public private(set) var awaitingResetCode = false
+    /// The number a phone code was texted to (``sendPhoneCode(to:)`` or ``addPhone(_:)``): show the code screen
+    /// while it is set. Cleared by a sign-in, ``verifyPhone(code:)`` and ``cancelPhone()``.
+    public internal(set) var pendingPhone: String?
+    /// Where the pending phone code went, masked (`+14…23`), for the code screen.
+    public internal(set) var phoneCodeDelivery: CodeDelivery?
     /// The signed-in user's profile, loaded after sign-in and by ``loadProfile()``; `nil` when signed out.
-    public private(set) var profile: Profile?
+    public internal(set) var profile: Profile?
 
     /// The client the actions call; use it directly for anything the model does not cover (``GatehouseClient/send(_:)``).
     public let client: GatehouseClient
@@ -265,10 +270,12 @@ public final class AuthModel {
 
     // MARK: Internals
 
-    private func signedIn() async throws {
+    func signedIn() async throws {
         syncWithClient()
         needsConfirmation = false
         pendingEmail = nil
+        pendingPhone = nil
+        phoneCodeDelivery = nil
         profile = try await client.profile()
     }
 
@@ -283,7 +290,7 @@ public final class AuthModel {
 
     /// Runs an action; whether it succeeds or fails, the model takes the client's state when it returns
     /// (a sign-in the store refused still signed the client in; an `invalid_grant` ended the session).
-    private func perform(_ action: () async throws -> Void) async {
+    func perform(_ action: () async throws -> Void) async {
         isLoading = true
         errorMessage = nil
         errorCode = nil
@@ -301,7 +308,7 @@ public final class AuthModel {
         }
     }
 
-    private func fail(_ message: String) {
+    func fail(_ message: String) {
         errorMessage = message
     }
 

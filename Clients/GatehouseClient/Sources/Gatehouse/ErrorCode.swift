@@ -6,8 +6,10 @@ import Foundation
 /// unknown addresses); `userNotConfirmed` — confirm the emailed code first; `codeMismatch` /
 /// `codeExpired` — ask for the code again or a new one; `invalidPassword` — the password fails the
 /// policy (show the message); `invalidGrant` — the session is over, sign in again (the client already
-/// cleared it); `invalidToken` — Apple's or Google's token did not verify; `tooManyRequests` — wait
-/// ``ServerError/retryAfter`` seconds; `upstreamUnavailable` / `unavailable` — nothing changed, retry later.
+/// cleared it); `invalidToken` — Apple's or Google's token did not verify; `providerDisabled` — the sign-in
+/// method (Apple, Google, phone) is off on this server, hide it; `conflict` — the address or phone number belongs
+/// to another account (show the message); `tooManyRequests` — wait ``ServerError/retryAfter`` seconds;
+/// `upstreamUnavailable` / `unavailable` — nothing changed, retry later.
 public enum ErrorCode: Sendable, Equatable, Hashable {
     case invalidRequest, invalidPassword, codeMismatch, codeExpired
     case invalidCredentials, invalidToken, invalidGrant, unauthorized

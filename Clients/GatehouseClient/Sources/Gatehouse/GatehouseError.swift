@@ -71,7 +71,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
             switch server.code {
             case .invalidCredentials: return "Incorrect email or password."
             case .userNotConfirmed: return "Confirm your email address first: enter the code we sent you."
-            case .codeMismatch: return "That code isn't right. Check the email and try again."
+            case .codeMismatch: return "That code isn't right. Check the message we sent and try again."
             case .codeExpired: return "That code has expired. Ask for a new one."
             case .invalidGrant: return "Your session ended. Please sign in again."
             case .tooManyRequests:

@@ -39,10 +39,10 @@ public struct Session: Codable, Sendable, Equatable {
     }
 }
 
-/// The result of a sign-in: the session and, for Apple and Google, whether the account is new.
+/// The result of a sign-in: the session and, for Apple, Google and phone, whether the account is new.
 public struct SignInResult: Sendable, Equatable {
     /// The session now stored by the client.
     public var session: Session
-    /// `true` the first time this Apple or Google identity signs in; `nil` for email and password.
+    /// `true` the first time this Apple or Google identity or this phone number signs in; `nil` for email and password.
     public var isNewUser: Bool?
 }

@@ -13,6 +13,10 @@ public struct User: Sendable, Equatable {
     public var emailVerified: Bool
     /// The display name, when known.
     public var name: String?
+    /// The phone number in E.164 (the `phone_number` claim), when the account has one.
+    public var phone: String?
+    /// Whether the number was proven with a texted code (`phone_number_verified`); `false` without a number.
+    public var phoneVerified: Bool
     /// The issuer (`iss`), the Gatehouse server's public URL.
     public var issuer: String?
     /// The app client id the token was issued to (`aud`).
@@ -26,10 +30,17 @@ public struct User: Sendable, Equatable {
         guard let claims = JWTClaims.decode(idToken), let sub = claims["sub"] as? String else { return nil }
         self.sub = sub
         self.email = claims["email"] as? String
-        self.emailVerified = (claims["email_verified"] as? Bool) ?? ((claims["email_verified"] as? String) == "true")
+        self.emailVerified = Self.flag(claims["email_verified"])
         self.name = claims["name"] as? String
+        self.phone = claims["phone_number"] as? String
+        self.phoneVerified = Self.flag(claims["phone_number_verified"])
         self.issuer = claims["iss"] as? String
         self.audience = (claims["aud"] as? String) ?? (claims["aud"] as? [String])?.first
+    }
+
+    /// A boolean claim, which some issuers write as the string `"true"`.
+    private static func flag(_ claim: Any?) -> Bool {
+        (claim as? Bool) ?? ((claim as? String) == "true")
     }
 }
 

@@ -12,6 +12,7 @@
   let session = null; // { access, id, refresh, expiresAt }
   let pendingEmail = null;
   let pendingPassword = null; // kept in memory between sign-up and confirmation, to sign in after
+  let pendingPhone = null; // the number a sign-in code was texted to
 
   // ---------- configuration and small helpers ----------
 
@@ -162,8 +163,8 @@
     return false;
   }
 
-  // Runs a form's action with its buttons disabled and its errors shown next to it.
-  function onSubmit(formId, action) {
+  // Runs a form's action with its buttons disabled and its errors shown next to it (in `describe`'s words).
+  function onSubmit(formId, action, describe) {
     const form = $(formId);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -175,7 +176,7 @@
       try {
         await action(form, form.elements);
       } catch (e) {
-        formError(form, e instanceof ApiError ? messageFor(e) : 'Something went wrong. Please try again.');
+        formError(form, e instanceof ApiError ? (describe || messageFor)(e) : 'Something went wrong. Please try again.');
         if (e instanceof ApiError && (e.code === 'invalid_grant' || e.code === 'unauthorized')) { forget(); show('signin'); }
       } finally {
         buttons.forEach((b) => { b.disabled = false; });
@@ -291,13 +292,86 @@
     show('signin');
   });
 
+  // ---------- phone ----------
+
+  // International form: `+` (or `00`) and 8 to 15 digits; spaces, dots, dashes and brackets are ignored.
+  // The server checks the rest (the country, premium-rate ranges) and says what is wrong.
+  function phoneNumber(value) {
+    const compact = value.trim().replace(/[\s().-]/g, '').replace(/^00/, '+');
+    return /^\+[1-9][0-9]{7,14}$/.test(compact) ? compact : null;
+  }
+
+  // The server's words for phone answers; a wrong code speaks of the text message, not an email.
+  function phoneMessageFor(error) {
+    if (error.code === 'code_mismatch') return 'That code is not right. Check the text message and try again.';
+    if (error.code === 'provider_disabled') return error.message || 'Sign-in with a phone number is not available.';
+    return messageFor(error);
+  }
+
+  function phoneStep(step) {
+    $('form-phone').hidden = step !== 'number';
+    $('form-phone-code').hidden = step !== 'code';
+    notice('phone-resend-notice', '');
+    if (step === 'code') $('phone-code').focus();
+  }
+
+  function showPhoneCode(result, phone) {
+    pendingPhone = phone;
+    $('phone-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || phone;
+    phoneStep('code');
+  }
+
+  onSubmit('form-phone', async (form, f) => {
+    if (!f.phone.value.trim()) return invalid(form, f.phone, 'Enter your phone number.');
+    const phone = phoneNumber(f.phone.value);
+    if (!phone) return invalid(form, f.phone, 'Enter the number with its country code, like +14155550123.');
+    const result = await api('POST', '/auth/phone/send', { phone });
+    showPhoneCode(result, phone);
+  }, phoneMessageFor);
+
+  onSubmit('form-phone-code', async (form, f) => {
+    const code = f.code.value.replace(/[\s-]/g, '');
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the text message.');
+    keep(await api('POST', '/auth/phone/verify', { phone: pendingPhone, code }));
+    f.code.value = '';
+    pendingPhone = null;
+    phoneStep('number');
+    notice('signin-notice', '');
+    show('profile');
+  }, phoneMessageFor);
+
+  $('phone-resend').addEventListener('click', async () => {
+    const button = $('phone-resend');
+    const form = $('form-phone-code');
+    button.disabled = true;
+    formError(form, '');
+    try {
+      const result = await api('POST', '/auth/phone/send', { phone: pendingPhone });
+      showPhoneCode(result, pendingPhone);
+      notice('phone-resend-notice', 'A new code is on its way.');
+    } catch (e) {
+      formError(form, phoneMessageFor(e));
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  $('phone-change').addEventListener('click', () => {
+    pendingPhone = null;
+    formError($('form-phone-code'), '');
+    $('phone-code').value = '';
+    phoneStep('number');
+    $('phone-number').focus();
+  });
+
   async function loadProfile() {
     const error = $('profile-notice');
     try {
       const me = await authed('GET', '/me');
       $('profile-email').textContent = me.email || '—';
+      $('profile-phone').textContent = me.phone ? me.phone + (me.phone_verified ? '' : ' (not verified)') : '—';
       $('profile-name').textContent = me.full_name || '—';
-      $('profile-identities').textContent = (me.identities || []).map((i) => ({ password: 'Email and password', google: 'Google', apple: 'Apple' })[i.provider] || i.provider).join(', ') || '—';
+      $('profile-identities').textContent = (me.identities || []).map((i) => ({ password: 'Email and password', google: 'Google', apple: 'Apple', phone: 'Phone' })[i.provider] || i.provider).join(', ') || '—';
       $('profile-created').textContent = me.created_at ? new Date(me.created_at).toLocaleDateString() : '—';
       $('name-input').value = me.full_name || '';
     } catch (e) {
