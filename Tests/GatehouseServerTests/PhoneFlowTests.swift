@@ -104,7 +104,9 @@ struct PhoneFlowTests {
         #expect(off.smsCountries.isEnabled == false)
         let on = try GatehouseConfiguration.fromEnvironment([
             "GATEHOUSE_SMS_COUNTRIES": "1, +44,353", "GATEHOUSE_SMS_DAILY_LIMIT": "50", "GATEHOUSE_SMS_PREFIX_HOURLY_CAP": "5",
+            "GATEHOUSE_SMS_COOLDOWN": "5",
         ])
+        #expect(on.pool.rateLimits.smsPerNumber.window == 5)
         #expect(on.smsCountries.allowedCodes == ["1", "44", "353"])
         #expect(on.pool.rateLimits.smsDaily.freeAttempts == 50 && on.pool.rateLimits.smsPerPrefix.freeAttempts == 5)
         for bad in [["GATEHOUSE_SMS_COUNTRIES": "3"], ["GATEHOUSE_SMS_COUNTRIES": "44,abc"], ["GATEHOUSE_SMS_DAILY_LIMIT": "0"]] {

@@ -41,6 +41,19 @@ struct WebPageTests {
         #expect(callback.hasSuffix("; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"))
     }
 
+    @Test func thePhonePanelIsOfferedOnlyWherePhoneSignInCanAnswer() async throws {
+        let on = try await TestApp.make { $0.smsCountries = SMSCountryPolicy(allowedCodes: ["44"]) }
+        let onPage = try await on.router { try await $0.send(.get, "/") }
+        #expect(
+            onPage.bodyText.contains("&quot;phone_sign_in&quot;:true") || onPage.bodyText.contains(#""phone_sign_in":true"#),
+            "\(onPage.bodyText.prefix(600))"
+        )
+        var cognito = GatehouseConfiguration()
+        cognito.smsCountries = SMSCountryPolicy(allowedCodes: ["44"])
+        cognito.identityProvider = .cognito
+        #expect(!String(decoding: WebPage(configuration: cognito).index, as: UTF8.self).contains("phone_sign_in"))
+    }
+
     @Test func servesThePageWithAStrictPolicyAndEscapedConfiguration() async throws {
         let app = try await TestApp.make { c in
             c.googleClientIDs = ["web\"><script>x</script>.apps.googleusercontent.com"]
@@ -53,6 +66,7 @@ struct WebPageTests {
             #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self' https://accounts.google.com/gsi/client"))
             #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval") && csp.contains("frame-ancestors 'none'"))
             #expect(page.bodyText.contains(#"name="gatehouse-config""#))
+            #expect(!page.bodyText.contains("phone_sign_in"), "no phone panel without GATEHOUSE_SMS_COUNTRIES")
             #expect(!page.bodyText.contains("<script>x</script>"), "configuration is escaped into the attribute")
             #expect(page.headers[.init("X-Frame-Options")!] == "DENY")
             for (name, asset) in WebAssets.files where name != "index.html" {

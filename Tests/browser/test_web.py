@@ -40,6 +40,7 @@ def email_journey():
             fid = field.get_attribute("id")
             labelled = page.driver.find_elements(By.CSS_SELECTOR, f"label[for='{fid}']") or field.find_elements(By.XPATH, "ancestor::label")
             check(labelled, f"input {fid} has no label")
+        check(not page.driver.find_element(By.ID, "phone-panel").is_displayed(), "no phone panel without GATEHOUSE_SMS_COUNTRIES")
         page.snap("sign-in")
 
         # Client-side validation.

@@ -1,3 +1,4 @@
+import Foundation
 import GatehouseAWS
 import GatehouseCore
 
@@ -18,6 +19,9 @@ extension GatehouseConfiguration {
         }
         if let daily = try reader.int("GATEHOUSE_SMS_DAILY_LIMIT", in: 1...10_000_000) {
             pool.rateLimits.smsDaily = RateLimitRule(name: "sms.day", freeAttempts: daily, window: 86_400)
+        }
+        if let cooldown = try reader.int("GATEHOUSE_SMS_COOLDOWN", in: 1...3600) {
+            pool.rateLimits.smsPerNumber = RateLimitRule(name: "sms.number", freeAttempts: 1, window: TimeInterval(cooldown))
         }
         if let perNumber = try reader.int("GATEHOUSE_SMS_NUMBER_DAILY_CAP", in: 1...1000) {
             pool.rateLimits.smsPerNumberDaily = RateLimitRule(name: "sms.number.day", freeAttempts: perNumber, window: 86_400)

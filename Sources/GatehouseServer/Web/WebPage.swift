@@ -19,6 +19,8 @@ struct WebPage: Sendable {
         self.liveDirectory = c.webDirectory
         var config: [String: JSONValue] = ["issuer": .string(c.resolvedIssuer), "app_name": .string(c.pool.appName)]
         if let google = c.webGoogleClientID { config["google_client_id"] = .string(google) }
+        // The phone panel shows only where phone sign-in can answer (countries allowed, embedded pool).
+        if c.smsCountries.isEnabled, c.identityProvider == .embedded { config["phone_sign_in"] = .bool(true) }
         if let services = c.appleServicesID, !c.allowedAppleAudiences.isEmpty {
             config["apple_services_id"] = .string(services)
             config["apple_redirect_uri"] = .string(c.webAppleRedirectURI ?? c.resolvedIssuer + "/")

@@ -15,8 +15,11 @@ struct Seed003ContractTests {
     typealias Seed = Seed003Client
 
     /// An app with Google and Apple pointed at `issuer` and the compatibility API on.
-    static func app(_ issuer: FakeIssuer, realTime: Bool = false) async throws -> TestApp {
-        try await TestApp.social(issuer: issuer, realTime: realTime) { $0.compatAPIV1 = true }.0
+    static func app(_ issuer: FakeIssuer, realTime: Bool = false, phone: Bool = false) async throws -> TestApp {
+        try await TestApp.social(issuer: issuer, realTime: realTime) {
+            $0.compatAPIV1 = true
+            if phone { $0.smsCountries = SMSCountryPolicy(allowedCodes: ["1"]) }
+        }.0
     }
 
     /// Posts `body` encoded the way the seed's client encodes it.
@@ -141,6 +144,36 @@ struct Seed003ContractTests {
 
                 let me = try Self.decode(Seed.User.self, try await client.send(.get, "/api/v1/users/me", bearer: rotated.access_token))
                 #expect(me.id == answer.user.id && me.email == email && me.phone == nil)
+            }
+        }
+    }
+
+    @Test func phoneSignInByOTPDecodesIntoTheSeedsResponseAndUser() async throws {
+        try await FakeIssuer.run { issuer in
+            let app = try await Self.app(issuer, phone: true)
+            try await app.live { client in
+                let number = "+14155550142"
+                let sent = try await client.send(.post, "/api/v1/auth/otp/send", json: ["phone": "+1 415 555 0142"])
+                #expect(sent.status == .ok && sent["phone"] == "+14…42", "\(sent.bodyText)")
+                let code = try #require(await app.texts.latestCode(to: number))
+                let first = try await client.send(.post, "/api/v1/auth/otp/verify", json: ["phone": .string(number), "code": .string(code)])
+                #expect(first.status == .ok, "\(first.bodyText)")
+                let answer = try Self.decode(Seed.OAuthSignInResponse.self, first)
+                #expect(answer.is_new_user && answer.user.phone == number && answer.user.email == nil && answer.token_type == "Bearer")
+                #expect(try Self.sub(answer.access_token) == answer.user.id)
+                let me = try Self.decode(Seed.User.self, try await client.send(.get, "/api/v1/users/me", bearer: answer.access_token))
+                #expect(me.id == answer.user.id && me.phone == number && me.is_active && !me.is_superuser && me.supabase_id == nil)
+
+                app.clock.advance(by: 61)
+                #expect(try await client.send(.post, "/api/v1/auth/otp/send", json: ["phone": .string(number)]).status == .ok)
+                let again = try #require(await app.texts.latestCode(to: number))
+                let second = try Self.decode(
+                    Seed.OAuthSignInResponse.self,
+                    try await client.send(.post, "/api/v1/auth/otp/verify", json: ["phone": .string(number), "token": .string(again)])
+                )
+                #expect(!second.is_new_user && second.user.id == answer.user.id)
+                let wrong = try await client.send(.post, "/api/v1/auth/otp/verify", json: ["phone": .string(number), "code": .string(again)])
+                #expect(wrong.status == .badRequest && wrong.errorCode == "code_mismatch", "a code signs in once")
             }
         }
     }

@@ -17,6 +17,7 @@ struct Seed003HostileInputTests {
     static let paths: [(HTTPRequest.Method, String)] = [
         (.post, "/api/v1/auth/apple/signin"), (.post, "/api/v1/auth/google/signin"), (.post, "/api/v1/auth/signup"),
         (.post, "/api/v1/auth/signin"), (.post, "/api/v1/auth/refresh"), (.get, "/api/v1/users/me"),
+        (.post, "/api/v1/auth/otp/send"), (.post, "/api/v1/auth/otp/verify"),
     ]
 
     /// An answer in the contract's error envelope with `code`.
@@ -120,6 +121,9 @@ struct Seed003HostileInputTests {
                 ill.append(("/api/v1/auth/signup", ["email": "not-an-address", "password": "correct horse 9"]))
                 ill.append(("/api/v1/auth/signin", ["email": "a@example.com"]))
                 ill.append(("/api/v1/auth/refresh", ["refresh_token": .null]))
+                ill.append(("/api/v1/auth/otp/send", ["phone": 14_155_550_123]))
+                ill.append(("/api/v1/auth/otp/verify", ["phone": "+14155550123", "token": 123_456]))
+                ill.append(("/api/v1/auth/otp/verify", ["phone": "+14155550123", "code": "123456", "token": "654321"]))
                 for (path, body) in ill {
                     #expect(Self.refused(try await client.send(.post, path, json: body), .badRequest, "invalid_request"), "\(path) \(body)")
                 }

@@ -508,6 +508,7 @@
 
   async function start() {
     for (const id of ['app-name', 'foot-name']) $(id).textContent = appName();
+    $('phone-panel').hidden = config.phone_sign_in !== true;
     if (config.google_client_id || config.apple_services_id) {
       $('social').hidden = false;
       if (config.google_client_id) setUpGoogle();
