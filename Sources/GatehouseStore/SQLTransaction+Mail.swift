@@ -16,8 +16,10 @@ extension SQLTransaction {
         )
     }
 
-    func claimDueMail(now: Date, lease: String, leaseUntil: Date, limit: Int) async throws -> [QueuedMail] {
+    func claimDueMail(now: Date, lease: String, leaseUntil: Date, limit: Int, channels: [String]) async throws -> [QueuedMail] {
+        guard !channels.isEmpty else { return [] }
         let t = now.epochSeconds
+        let channelList = SQLList(channels.map { SQLBind($0) })
         // PostgreSQL: rows another instance is claiming right now are skipped, not waited for. SQLite has
         // one writer at a time, so the plain statement is already exclusive.
         let skipLocked = backend.name == "postgres" ? " FOR UPDATE SKIP LOCKED" : ""
@@ -27,6 +29,7 @@ extension SQLTransaction {
             WHERE id IN (
                 SELECT id FROM gh_mail_queue
                 WHERE state = 'queued' AND next_attempt_at <= \(bind: t) AND (lease_until IS NULL OR lease_until <= \(bind: t))
+                    AND channel IN (\(channelList))
                 ORDER BY next_attempt_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked)
             )
             RETURNING \(unsafeRaw: Self.mailColumns)

@@ -53,6 +53,26 @@ struct PhoneNumberTests {
         #expect(throws: SMSCountryPolicy.Refusal.refusedPrefix) { try policy.check(PhoneNumber(parsing: "+44 70 1234 5678")) }
     }
 
+    @Test func oneNumberHasOneCanonicalFormSoItCannotPassForSeveral() throws {
+        let policy = SMSCountryPolicy(allowedCodes: ["1", "44", "39"])
+        let canonical = { (typed: String) in try policy.canonical(PhoneNumber(parsing: typed)).e164 }
+        // A trunk 0 typed after the country code is dropped: the same number, the same quotas.
+        #expect(try canonical("+44 (0)7700 900123") == "+447700900123")
+        #expect(try canonical("0044 07700 900123") == "+447700900123")
+        #expect(try canonical("+447700900123") == "+447700900123")
+        // Italy keeps its leading 0 (it is part of the number).
+        #expect(try canonical("+39 06 1234 5678") == "+390612345678")
+        // Refused ranges are checked on the canonical form: +44 (0)9… is +44 9….
+        #expect(throws: SMSCountryPolicy.Refusal.refusedPrefix) { try policy.canonical(PhoneNumber(parsing: "+44 (0)909 8790 000")) }
+        #expect(throws: SMSCountryPolicy.Refusal.notANumber) { try policy.canonical(PhoneNumber(parsing: "+44 00 7700 900123")) }
+        // North America: exactly 10 digits, area code and exchange not starting with 0 or 1.
+        #expect(throws: SMSCountryPolicy.Refusal.notANumber) { try policy.canonical(PhoneNumber(parsing: "+1 1 900 555 0100")) }
+        #expect(throws: SMSCountryPolicy.Refusal.notANumber) { try policy.canonical(PhoneNumber(parsing: "+1 1 415 555 0100")) }
+        #expect(throws: SMSCountryPolicy.Refusal.notANumber) { try policy.canonical(PhoneNumber(parsing: "+1 415 155 0100")) }
+        #expect(throws: SMSCountryPolicy.Refusal.notANumber) { try policy.canonical(PhoneNumber(parsing: "+1 415 555 01000")) }
+        #expect(try canonical("+1 (415) 555-0100") == "+14155550100")
+    }
+
     @Test func noCountriesMeansPhoneSignInIsOff() throws {
         for value in [nil, "", " , "] {
             let policy = try SMSCountryPolicy.parse(countries: value)

@@ -247,7 +247,7 @@ struct MailQueueTests {
             try await Self.enqueue(h, count: 2)
             let now = h.clock.now()
             let claimed = try await h.store.write { tx in
-                try await tx.claimDueMail(now: now, lease: "crashed", leaseUntil: now.addingTimeInterval(300), limit: 10)
+                try await tx.claimDueMail(now: now, lease: "crashed", leaseUntil: now.addingTimeInterval(300), limit: 10, channels: ["mail"])
             }
             #expect(claimed.count == 2)
             let transport = ScriptedTransport()

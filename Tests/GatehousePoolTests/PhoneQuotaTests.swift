@@ -40,11 +40,25 @@ struct PhoneQuotaTests {
         }
     }
 
+    @Test func aNumberTypedAnotherWayDrawsOnTheSameQuotasAndCode() async throws {
+        try await PoolHarness.run { h in
+            let delivery = try await PhoneSignInTests.send(h, "+44 (0)7700 900123", client: Self.client(1))
+            #expect(delivery.destination == "+44…23")
+            for variant in ["+447700900123", "0044 7700 900123", "+44 07700-900-123"] {
+                let refusal = await Self.refusal { _ = try await PhoneSignInTests.send(h, variant, client: Self.client(2)) }
+                #expect(refusal?.code == .tooManyRequests, "\(variant)")
+            }
+            let code = try await PhoneSignInTests.code(h, "+447700900123")
+            #expect(try await PhoneSignInTests.verify(h, "+44 (0) 7700 900123", code: code).isNewUser == true)
+            #expect(await h.texts.delivered.map(\.to) == ["+447700900123"])
+        }
+    }
+
     @Test func aClientAddressGetsTenTextsAnHourWhateverTheNumbers() async throws {
         try await PoolHarness.run { h in
             let client = Self.client(7)
             // Numbers in different ranges (so only the client's quota is shared).
-            for n in 0..<10 { _ = try await PhoneSignInTests.send(h, "+1415\(100 + n)0000", client: client) }
+            for n in 0..<10 { _ = try await PhoneSignInTests.send(h, "+1415\(200 + n)0000", client: client) }
             let eleventh = await Self.refusal { _ = try await PhoneSignInTests.send(h, "+14159990000", client: client) }
             #expect(eleventh?.code == .tooManyRequests)
             // Another address is not affected.

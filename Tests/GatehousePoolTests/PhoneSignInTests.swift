@@ -144,6 +144,9 @@ struct PhoneSignInTests {
         ("+33612345678", "numbers in this country"),
         ("+19005550123", "premium-rate"),
         ("+447000123456", "premium-rate"),
+        ("+44 (0)9098 790000", "premium-rate"),
+        ("+1 1 415 555 0123", "not a valid phone number"),
+        ("+1 415 155 0123", "not a valid phone number"),
     ])
     func hostileAndRefusedNumbersAreRefusedWithAReasonBeforeAnyText(_ typed: String, _ reason: String) async throws {
         try await PoolHarness.run { h in

@@ -46,7 +46,7 @@ struct PhoneMigrationTests {
             #expect(profile?.fullName == "Ann" && profile?.phone == nil && profile?.phoneVerified == false)
             #expect(mail?.channel == "mail" && mail?.state == .queued && mail?.sealedRequest == "sealed")
             let claimed = try await store.write {
-                try await $0.claimDueMail(now: Date(timeIntervalSince1970: 2), lease: "l", leaseUntil: Date(), limit: 5)
+                try await $0.claimDueMail(now: Date(timeIntervalSince1970: 2), lease: "l", leaseUntil: Date(), limit: 5, channels: ["mail", "sms"])
             }
             #expect(claimed.map(\.id) == ["m1"], "the old message is still delivered")
         }

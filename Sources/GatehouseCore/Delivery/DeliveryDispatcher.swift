@@ -130,7 +130,10 @@ public final class DeliveryDispatcher: Sendable {
         let now = clock.now()
         let lease = random.token(bytes: 12)
         let leaseUntil = now.addingTimeInterval(settings.lease)
-        let claimed = try await store.write { tx in try await tx.claimDueMail(now: now, lease: lease, leaseUntil: leaseUntil, limit: limit) }
+        let channels = self.channels.keys.sorted()
+        let claimed = try await store.write { tx in
+            try await tx.claimDueMail(now: now, lease: lease, leaseUntil: leaseUntil, limit: limit, channels: channels)
+        }
         return claimed.map { ($0, lease) }
     }
 
@@ -152,7 +155,10 @@ public final class DeliveryDispatcher: Sendable {
             "mail.attempt": .stringConvertible(attempts),
         ]
         guard let channel = channels[mail.channel] else {
-            await deadLetter(mail, lease: lease, attempts: attempts, reason: "no sender is configured for channel \(mail.channel)")
+            // Not claimed by channel (see claim); kept for the instance that has the channel.
+            await record("release") {
+                try await $0.rescheduleMail(id: mail.id, lease: lease, attempts: mail.attempts, nextAttemptAt: now, at: now, error: "no sender here")
+            }
             return
         }
         let delivery: QueuedDelivery
@@ -163,8 +169,9 @@ public final class DeliveryDispatcher: Sendable {
             await deadLetter(mail, lease: lease, attempts: attempts, reason: "the queued message cannot be read (\(type(of: error)))")
             return
         }
-        // A retry does not send a code that has expired meanwhile (the user has asked for a new one by now).
-        if mail.attempts > 0, let lifetime = delivery.codeLifetime, now > mail.createdAt.addingTimeInterval(lifetime) {
+        // A message whose code has expired is not sent, on a retry or after a backlog (the user has asked
+        // for a new one by now, and a text costs money).
+        if let lifetime = delivery.codeLifetime, now > mail.createdAt.addingTimeInterval(lifetime) {
             await deadLetter(mail, lease: lease, attempts: attempts, reason: "its code expired before it could be delivered")
             return
         }

@@ -21,7 +21,14 @@ public struct SMSCountryPolicy: Sendable, Equatable {
         case countryNotAllowed
         /// The number is in a refused range.
         case refusedPrefix
+        /// The number cannot exist in its country (a +1 number without 10 national digits, or an area
+        /// code starting with 0 or 1).
+        case notANumber
     }
+
+    /// Countries whose national numbers keep their leading 0 after the country code (Italy, San Marino,
+    /// the Vatican): everywhere else a 0 there is a trunk prefix typed by habit.
+    static let keepsLeadingZero: Set<String> = ["39", "378", "379"]
 
     /// - Parameters:
     ///   - allowedCodes: Country calling codes, digits with or without `+`.
@@ -58,12 +65,41 @@ public struct SMSCountryPolicy: Sendable, Equatable {
         return SMSCountryPolicy(allowedCodes: codes)
     }
 
-    /// Checks that `number` may be texted.
+    /// The one form of `number` that is texted, counted and stored, once it may be texted: a national
+    /// trunk 0 typed after the country code (`+44 (0)7700 900123`) is dropped, so one number cannot
+    /// pass for several (each with its own quotas, or slipping past a refused range as `+44 (0)9…`);
+    /// a North American number must have its 10 digits, its area code and exchange not starting with
+    /// 0 or 1 (`+1 1 900…` is not a way around `+1 900`). Refused ranges are checked on this form.
+    /// - Parameter number: The number as parsed.
+    /// - Returns: The canonical number.
+    /// - Throws: ``Refusal``.
+    public func canonical(_ number: PhoneNumber) throws -> PhoneNumber {
+        guard isEnabled else { throw Refusal.disabled }
+        // Country calling codes are prefix-free, so at most one allowed code matches.
+        guard let code = allowedCodes.first(where: { number.hasPrefix($0) }) else { throw Refusal.countryNotAllowed }
+        var national = number.digits.dropFirst(code.count)
+        if !Self.keepsLeadingZero.contains(code) {
+            if national.first == "0" { national = national.dropFirst() }
+            guard national.first != "0" else { throw Refusal.notANumber }
+        }
+        if code == "1" {
+            let digits = Array(national)
+            guard digits.count == 10, digits[0] >= "2", digits[3] >= "2" else { throw Refusal.notANumber }
+        }
+        let canonical: PhoneNumber
+        do {
+            canonical = try PhoneNumber(parsing: "+" + code + national)
+        } catch {
+            throw Refusal.notANumber
+        }
+        guard !refusedPrefixes.contains(where: { canonical.hasPrefix($0) }) else { throw Refusal.refusedPrefix }
+        return canonical
+    }
+
+    /// Checks that `number` may be texted (see ``canonical(_:)``).
     /// - Parameter number: The number.
     /// - Throws: ``Refusal``.
     public func check(_ number: PhoneNumber) throws {
-        guard isEnabled else { throw Refusal.disabled }
-        guard allowedCodes.contains(where: { number.hasPrefix($0) }) else { throw Refusal.countryNotAllowed }
-        guard !refusedPrefixes.contains(where: { number.hasPrefix($0) }) else { throw Refusal.refusedPrefix }
+        _ = try canonical(number)
     }
 }

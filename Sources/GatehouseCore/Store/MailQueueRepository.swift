@@ -6,9 +6,10 @@ import Foundation
 public protocol MailQueueRepository: Sendable {
     /// Adds a message (or a decoy) to the queue.
     func enqueueMail(_ mail: QueuedMail) async throws
-    /// Claims up to `limit` due messages (queued, due, lease free or run out) under `lease` until
-    /// `leaseUntil`, oldest due first.
-    func claimDueMail(now: Date, lease: String, leaseUntil: Date, limit: Int) async throws -> [QueuedMail]
+    /// Claims up to `limit` due messages of `channels` (queued, due, lease free or run out) under
+    /// `lease` until `leaseUntil`, oldest due first. Rows of other channels stay queued for an instance
+    /// that can send them (during a rolling upgrade, an older instance leaves the newer channels alone).
+    func claimDueMail(now: Date, lease: String, leaseUntil: Date, limit: Int, channels: [String]) async throws -> [QueuedMail]
     /// Records a delivery: state `sent`, body dropped. Returns false if the lease was lost meanwhile.
     func markMailSent(id: String, lease: String, at: Date) async throws -> Bool
     /// Records a failed attempt to retry at `nextAttemptAt`, releasing the lease.

@@ -98,7 +98,7 @@ public struct PhoneSignIn: Sendable {
         domainEvents.publish(changed)
     }
 
-    /// Parses the number and checks the country policy.
+    /// Parses the number and checks the country policy; returns its canonical form (``SMSCountryPolicy/canonical(_:)``).
     func textable(_ phone: String) throws -> PhoneNumber {
         try backend.checkPhoneAvailable()
         guard policy.isEnabled else {
@@ -111,13 +111,14 @@ public struct PhoneSignIn: Sendable {
             throw GatehouseError.invalidRequest(Self.message(for: problem))
         }
         do {
-            try policy.check(number)
+            return try policy.canonical(number)
         } catch SMSCountryPolicy.Refusal.refusedPrefix {
             throw GatehouseError.invalidRequest("Codes cannot be sent to premium-rate or special numbers.")
+        } catch SMSCountryPolicy.Refusal.notANumber {
+            throw GatehouseError.invalidRequest("This is not a valid phone number for its country.")
         } catch {
             throw GatehouseError.invalidRequest("Codes cannot be sent to numbers in this country.")
         }
-        return number
     }
 
     /// The code limits: per number (cleared by a correct code) and per client.
