@@ -141,9 +141,16 @@ extension SQLTransaction {
 
     // MARK: Profiles
 
+    static let profileColumns = "sub, email, email_verified, full_name, phone, phone_verified, is_superuser, created_at, updated_at"
+
+    func profiles(email: String) async throws -> [ProfileRecord] {
+        try await all("SELECT \(unsafeRaw: Self.profileColumns) FROM gh_profiles WHERE LOWER(email) = LOWER(\(bind: email)) ORDER BY sub")
+            .map(Self.decodeProfile)
+    }
+
     func profile(sub: String) async throws -> ProfileRecord? {
         try await first(
-            "SELECT sub, email, email_verified, full_name, phone, phone_verified, created_at, updated_at FROM gh_profiles WHERE sub = \(bind: sub)"
+            "SELECT \(unsafeRaw: Self.profileColumns) FROM gh_profiles WHERE sub = \(bind: sub)"
         )
         .map(Self.decodeProfile)
     }
@@ -151,9 +158,9 @@ extension SQLTransaction {
     func insertProfileIfAbsent(_ profile: ProfileRecord) async throws -> ProfileRecord {
         try await db.raw(
             """
-            INSERT INTO gh_profiles (sub, email, email_verified, full_name, phone, phone_verified, created_at, updated_at)
+            INSERT INTO gh_profiles (sub, email, email_verified, full_name, phone, phone_verified, is_superuser, created_at, updated_at)
             VALUES (\(bind: profile.sub), \(bind: profile.email), \(bind: profile.emailVerified), \(bind: profile.fullName),
-                    \(bind: profile.phone), \(bind: profile.phoneVerified),
+                    \(bind: profile.phone), \(bind: profile.phoneVerified), \(bind: profile.isSuperuser),
                     \(bind: profile.createdAt.epochSeconds), \(bind: profile.updatedAt.epochSeconds))
             ON CONFLICT (sub) DO NOTHING
             """
@@ -169,7 +176,7 @@ extension SQLTransaction {
             """
             UPDATE gh_profiles SET email = \(bind: profile.email), email_verified = \(bind: profile.emailVerified),
                 full_name = \(bind: profile.fullName), phone = \(bind: profile.phone), phone_verified = \(bind: profile.phoneVerified),
-                updated_at = \(bind: profile.updatedAt.epochSeconds)
+                is_superuser = \(bind: profile.isSuperuser), updated_at = \(bind: profile.updatedAt.epochSeconds)
             WHERE sub = \(bind: profile.sub)
             """
         ).run()
@@ -187,6 +194,7 @@ extension SQLTransaction {
             fullName: try row.optionalString("full_name"),
             phone: try row.optionalString("phone"),
             phoneVerified: try row.bool("phone_verified"),
+            isSuperuser: try row.bool("is_superuser"),
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")
         )

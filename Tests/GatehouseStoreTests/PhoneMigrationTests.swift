@@ -7,7 +7,7 @@ import Testing
 
 @testable import GatehouseStore
 
-/// Migration 6 (phone numbers) on a database written by the previous version: nothing is lost — a
+/// Migrations 6 (phone numbers) and 7 (operator flags) on a database written by the previous version: nothing is lost — a
 /// message queued before the upgrade is still delivered, on the mail channel, and existing users and
 /// profiles read back with no number.
 @Suite("Store: the phone-number migration keeps what was there")
@@ -37,13 +37,13 @@ struct PhoneMigrationTests {
                     """
                 ).run()
             }
-            #expect(try await store.pendingMigrations() == ["6 phone numbers"])
+            #expect(try await store.pendingMigrations() == ["6 phone numbers", "7 operator flags"])
             try await store.migrate(logger: logger)
             let (user, profile, mail) = try await store.read { tx in
                 (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMail(id: "m1"))
             }
             #expect(user?.email == "ann@example.com" && user?.phone == nil)
-            #expect(profile?.fullName == "Ann" && profile?.phone == nil && profile?.phoneVerified == false)
+            #expect(profile?.fullName == "Ann" && profile?.phone == nil && profile?.phoneVerified == false && profile?.isSuperuser == false)
             #expect(mail?.channel == "mail" && mail?.state == .queued && mail?.sealedRequest == "sealed")
             let claimed = try await store.write {
                 try await $0.claimDueMail(now: Date(timeIntervalSince1970: 2), lease: "l", leaseUntil: Date(), limit: 5, channels: ["mail", "sms"])

@@ -15,6 +15,9 @@ public struct ProfileRecord: Sendable, Equatable {
     public var phone: String?
     /// Whether the provider reports ``phone`` verified (the embedded pool keeps verified numbers only).
     public var phoneVerified: Bool
+    /// Whether an operator made the user a superuser (`gatehouse users superuser`); never set by a
+    /// request.
+    public var isSuperuser: Bool
     /// When the profile was provisioned (first authenticated call).
     public var createdAt: Date
     /// When any field last changed.
@@ -28,6 +31,7 @@ public struct ProfileRecord: Sendable, Equatable {
     ///   - fullName: The display name, if any.
     ///   - phone: The phone number, E.164, if any.
     ///   - phoneVerified: Whether it is verified.
+    ///   - isSuperuser: Whether an operator made the user a superuser.
     ///   - createdAt: When it was provisioned.
     ///   - updatedAt: When it last changed.
     public init(
@@ -37,6 +41,7 @@ public struct ProfileRecord: Sendable, Equatable {
         fullName: String?,
         phone: String? = nil,
         phoneVerified: Bool = false,
+        isSuperuser: Bool = false,
         createdAt: Date,
         updatedAt: Date
     ) {
@@ -46,6 +51,7 @@ public struct ProfileRecord: Sendable, Equatable {
         self.fullName = fullName
         self.phone = phone
         self.phoneVerified = phoneVerified
+        self.isSuperuser = isSuperuser
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

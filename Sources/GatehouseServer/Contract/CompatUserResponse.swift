@@ -11,7 +11,7 @@ public struct CompatUserResponse: ContractResponse, Equatable {
     public let fullName: String?
     /// `true`: a user who can sign in is active (a deleted account cannot).
     public let isActive: Bool
-    /// `false`: Gatehouse has no superusers.
+    /// `false` unless an operator made the user a superuser (`gatehouse users superuser`).
     public let isSuperuser: Bool
     /// Always `null`: there is no Supabase behind Gatehouse.
     public let supabaseID: String?
@@ -32,7 +32,7 @@ public struct CompatUserResponse: ContractResponse, Equatable {
         phone = view.profile.phone
         fullName = view.profile.fullName
         isActive = true
-        isSuperuser = false
+        isSuperuser = view.profile.isSuperuser
         supabaseID = nil
     }
 

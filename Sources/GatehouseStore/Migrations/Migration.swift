@@ -27,5 +27,6 @@ struct Migration: Sendable {
         .cognitoPasswords,
         .mailQueue,
         .phoneNumbers,
+        .operatorFlags,
     ]
 }
