@@ -2,10 +2,11 @@ import Foundation
 import GatehouseInfrastructure
 import Logging
 
-/// Delivers the durable queue — mail and SMS — in the background: claims due messages under a lease,
-/// hands each to its ``DeliveryChannel`` to render and send, and records each outcome — sent (body dropped), retried with
-/// exponential back-off (transient failures), or dead-lettered with a log line and a metric (a permanent
-/// failure, too many attempts, or a code that expired before it could be delivered).
+/// Delivers the durable queue — mail and SMS — in the background: claims due messages of its channels
+/// under a lease, hands each to its ``DeliveryChannel`` to render and send, and records each outcome —
+/// sent (body dropped), retried with exponential back-off (transient failures), or dead-lettered with a
+/// log line and a metric (a permanent failure, too many attempts, or a code that expired before it could
+/// be delivered).
 ///
 /// Delivery is at least once: a message is marked sent only after the transport accepted it, so a crash
 /// between the two sends it again once its lease has run out (one duplicate per crash at most).
@@ -32,12 +33,12 @@ public final class DeliveryDispatcher: Sendable {
     /// - Parameters:
     ///   - store: The queue.
     ///   - box: Opens the sealed requests.
-    ///   - channels: How each channel's messages are opened and sent (mail, SMS); a row of a channel
-    ///     not given is dead-lettered.
+    ///   - channels: How each channel's messages are opened and sent (mail, SMS); rows of a channel not
+    ///     given are not claimed (they wait for an instance that has it).
     ///   - clock: The time source (tests move it to make retries due).
     ///   - random: Lease tokens and jitter.
     ///   - settings: Attempts, back-off, lease, poll interval, concurrency and retention.
-    ///   - wakeUp: Signalled when a request queues mail.
+    ///   - wakeUp: Signalled when a request queues mail or a text.
     ///   - observer: Metrics.
     ///   - logger: For delivery lines (never the recipient or the code).
     public init(
@@ -80,7 +81,7 @@ public final class DeliveryDispatcher: Sendable {
                 try await purgeIfDue()
             } catch {
                 if Task.isCancelled { break }
-                logger.warning("could not read the mail queue; retrying", metadata: ["error": .string("\(error)")])
+                logger.warning("could not read the delivery queue; retrying", metadata: ["error": .string("\(error)")])
             }
             await wakeUp.wait(timeout: .milliseconds(Int(settings.pollInterval * 1000)))
         }
