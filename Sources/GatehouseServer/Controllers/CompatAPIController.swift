@@ -3,9 +3,11 @@ import Hummingbird
 
 /// The seed 003 (Hero365) API under `/api/v1`, served only with `GATEHOUSE_COMPAT_API_V1=true`: the
 /// seed's paths and JSON shapes mapped onto the same use cases as the native endpoints (no rule is
-/// implemented twice). Errors keep the contract's envelope and codes.
+/// implemented twice). Errors keep the contract's envelope and codes. Sign-up answers exactly as
+/// `POST /auth/signup`, so it is that route's handler.
 struct CompatAPIController {
     let passwords: PasswordAuthentication
+    let passwordRoutes: PasswordController
     let sessions: Sessions
     let social: SocialSignIn
     let phone: PhoneSignIn
@@ -18,7 +20,7 @@ struct CompatAPIController {
     func addRoutes(to group: RouterGroup<GatehouseRequestContext>) {
         group.post("/api/v1/auth/apple/signin", use: apple)
         group.post("/api/v1/auth/google/signin", use: google)
-        group.post("/api/v1/auth/signup", use: signUp)
+        group.post("/api/v1/auth/signup", use: passwordRoutes.signUp)
         group.post("/api/v1/auth/signin", use: signIn)
         group.post("/api/v1/auth/refresh", use: refresh)
         group.post("/api/v1/auth/otp/send", use: sendCode)
@@ -51,18 +53,6 @@ struct CompatAPIController {
             logger: context.logger
         )
         return try await answer(tokens, context: context)
-    }
-
-    @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(SignUpRequest.self, from: request)
-        let result = try await passwords.signUp(
-            email: input.email,
-            password: input.password,
-            fullName: input.fullName,
-            client: context.client,
-            logger: context.logger
-        )
-        return try SignUpResponse(result).response(.created)
     }
 
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

@@ -30,7 +30,8 @@ struct GatehouseRouter {
         let routes = recorder.group()
         let authenticator = BearerAuthenticator(sessions: sessions)
         WebPageController(page: web).addRoutes(to: routes)
-        PasswordController(passwords: passwords, body: body, authenticator: authenticator).addRoutes(to: routes)
+        let passwordRoutes = PasswordController(passwords: passwords, body: body, authenticator: authenticator)
+        passwordRoutes.addRoutes(to: routes)
         TokenController(sessions: sessions, body: body, authenticator: authenticator).addRoutes(to: routes)
         AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
@@ -38,6 +39,7 @@ struct GatehouseRouter {
         if compatAPIV1 {
             CompatAPIController(
                 passwords: passwords,
+                passwordRoutes: passwordRoutes,
                 sessions: sessions,
                 social: social,
                 phone: phone,
