@@ -41,24 +41,24 @@ public struct SESSettings: Sendable, Equatable {
     /// and the credentials the Cognito client uses (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
     /// `AWS_SESSION_TOKEN`).
     /// - Parameter environment: The process environment.
-    /// - Throws: ``MailSettingsError`` naming the variable that is missing or malformed; never a secret.
+    /// - Throws: ``DeliverySettingsError`` naming the variable that is missing or malformed; never a secret.
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? {
             environment[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         let regionVariable = value("GATEHOUSE_SES_REGION") != nil ? "GATEHOUSE_SES_REGION" : "AWS_REGION"
         guard let region = value(regionVariable) else {
-            throw MailSettingsError(variable: "GATEHOUSE_SES_REGION", "GATEHOUSE_MAIL=ses needs a region: set GATEHOUSE_SES_REGION or AWS_REGION")
+            throw DeliverySettingsError(variable: "GATEHOUSE_SES_REGION", "GATEHOUSE_MAIL=ses needs a region: set GATEHOUSE_SES_REGION or AWS_REGION")
         }
         guard region.range(of: #"^[a-z]{2}(-[a-z]+)+-[0-9]+$"#, options: .regularExpression) != nil else {
-            throw MailSettingsError(variable: regionVariable, "not an AWS region (like us-east-1 or eu-west-2)")
+            throw DeliverySettingsError(variable: regionVariable, "not an AWS region (like us-east-1 or eu-west-2)")
         }
         var endpoint: String?
         if let text = value("GATEHOUSE_SES_ENDPOINT") {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
                 url.query == nil, url.user == nil
             else {
-                throw MailSettingsError(
+                throw DeliverySettingsError(
                     variable: "GATEHOUSE_SES_ENDPOINT",
                     "not an http(s) URL with a host (like https://email.us-east-1.amazonaws.com)"
                 )
@@ -69,7 +69,7 @@ public struct SESSettings: Sendable, Equatable {
         if let configurationSet {
             guard configurationSet.count <= 64, configurationSet.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else {
-                throw MailSettingsError(
+                throw DeliverySettingsError(
                     variable: "GATEHOUSE_SES_CONFIGURATION_SET",
                     "a configuration set name has at most 64 letters, digits, - and _"
                 )
@@ -77,7 +77,7 @@ public struct SESSettings: Sendable, Equatable {
         }
         guard let credentials = SigV4Signer.Credentials.fromEnvironment(environment) else {
             let missing = value("AWS_ACCESS_KEY_ID") == nil ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY"
-            throw MailSettingsError(variable: missing, "GATEHOUSE_MAIL=ses signs its calls: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            throw DeliverySettingsError(variable: missing, "GATEHOUSE_MAIL=ses signs its calls: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
         }
         self.init(region: region, endpoint: endpoint, configurationSet: configurationSet, credentials: credentials)
     }

@@ -41,24 +41,24 @@ public struct SNSSettings: Sendable, Equatable {
     /// credentials the SES transport and the Cognito client use (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
     /// `AWS_SESSION_TOKEN`).
     /// - Parameter environment: The process environment.
-    /// - Throws: ``SMSSettingsError`` naming the variable that is missing or malformed; never a secret.
+    /// - Throws: ``DeliverySettingsError`` naming the variable that is missing or malformed; never a secret.
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? {
             environment[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         let regionVariable = value("GATEHOUSE_SNS_REGION") != nil ? "GATEHOUSE_SNS_REGION" : "AWS_REGION"
         guard let region = value(regionVariable) else {
-            throw SMSSettingsError(variable: "GATEHOUSE_SNS_REGION", "GATEHOUSE_SMS=sns needs a region: set GATEHOUSE_SNS_REGION or AWS_REGION")
+            throw DeliverySettingsError(variable: "GATEHOUSE_SNS_REGION", "GATEHOUSE_SMS=sns needs a region: set GATEHOUSE_SNS_REGION or AWS_REGION")
         }
         guard region.range(of: #"^[a-z]{2}(-[a-z]+)+-[0-9]+$"#, options: .regularExpression) != nil else {
-            throw SMSSettingsError(variable: regionVariable, "not an AWS region (like us-east-1 or eu-west-2)")
+            throw DeliverySettingsError(variable: regionVariable, "not an AWS region (like us-east-1 or eu-west-2)")
         }
         var endpoint: String?
         if let text = value("GATEHOUSE_SNS_ENDPOINT") {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
                 url.query == nil, url.user == nil
             else {
-                throw SMSSettingsError(
+                throw DeliverySettingsError(
                     variable: "GATEHOUSE_SNS_ENDPOINT",
                     "not an http(s) URL with a host (like https://sns.us-east-1.amazonaws.com)"
                 )
@@ -70,12 +70,12 @@ public struct SNSSettings: Sendable, Equatable {
             guard (1...11).contains(senderID.count), senderID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
                 senderID.contains(where: \.isLetter)
             else {
-                throw SMSSettingsError(variable: "GATEHOUSE_SNS_SENDER_ID", "a sender id has 1 to 11 letters and digits, at least one a letter")
+                throw DeliverySettingsError(variable: "GATEHOUSE_SNS_SENDER_ID", "a sender id has 1 to 11 letters and digits, at least one a letter")
             }
         }
         guard let credentials = SigV4Signer.Credentials.fromEnvironment(environment) else {
             let missing = value("AWS_ACCESS_KEY_ID") == nil ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY"
-            throw SMSSettingsError(variable: missing, "GATEHOUSE_SMS=sns signs its calls: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            throw DeliverySettingsError(variable: missing, "GATEHOUSE_SMS=sns signs its calls: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
         }
         self.init(region: region, endpoint: endpoint, senderID: senderID, credentials: credentials)
     }

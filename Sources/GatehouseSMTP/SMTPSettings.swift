@@ -52,12 +52,12 @@ public struct SMTPSettings: Sendable {
     /// - Parameters:
     ///   - url: `GATEHOUSE_MAIL`'s value: `smtp://…` or `smtps://…`.
     ///   - caFile: `GATEHOUSE_SMTP_CA_FILE`: a PEM file of certificates added to the system's roots.
-    /// - Throws: ``MailSettingsError`` naming `GATEHOUSE_MAIL` (unknown scheme or query parameter, missing
+    /// - Throws: ``DeliverySettingsError`` naming `GATEHOUSE_MAIL` (unknown scheme or query parameter, missing
     ///   host, bad port, a password without a user) or `GATEHOUSE_SMTP_CA_FILE` (unreadable, no
     ///   certificate); its message never contains the password.
     public init(url: String, caFile: String? = nil) throws {
-        func invalid(_ message: String) -> MailSettingsError {
-            MailSettingsError(variable: "GATEHOUSE_MAIL", message + " (expected smtp://user:password@host:port or smtps://…)")
+        func invalid(_ message: String) -> DeliverySettingsError {
+            DeliverySettingsError(variable: "GATEHOUSE_MAIL", message + " (expected smtp://user:password@host:port or smtps://…)")
         }
         let defaultPort: Int
         var rest: Substring
@@ -129,7 +129,7 @@ public struct SMTPSettings: Sendable {
     private static func hostAndPort(
         _ text: Substring,
         defaultPort: Int,
-        invalid: (String) -> MailSettingsError
+        invalid: (String) -> DeliverySettingsError
     ) throws -> (String, Int) {
         var host = text
         var portText: Substring?
@@ -161,10 +161,10 @@ public struct SMTPSettings: Sendable {
         do {
             certificates = try NIOSSLCertificate.fromPEMFile(path)
         } catch {
-            throw MailSettingsError(variable: "GATEHOUSE_SMTP_CA_FILE", "cannot read PEM certificates from \(path): \(error)")
+            throw DeliverySettingsError(variable: "GATEHOUSE_SMTP_CA_FILE", "cannot read PEM certificates from \(path): \(error)")
         }
         guard !certificates.isEmpty else {
-            throw MailSettingsError(variable: "GATEHOUSE_SMTP_CA_FILE", "\(path) holds no PEM certificate")
+            throw DeliverySettingsError(variable: "GATEHOUSE_SMTP_CA_FILE", "\(path) holds no PEM certificate")
         }
         return certificates
     }
@@ -195,7 +195,7 @@ public struct SMTPSettings: Sendable {
 }
 
 extension Optional {
-    fileprivate func get(or error: @autoclosure () -> MailSettingsError) throws -> Wrapped {
+    fileprivate func get(or error: @autoclosure () -> DeliverySettingsError) throws -> Wrapped {
         guard let self else { throw error() }
         return self
     }

@@ -121,7 +121,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     ///   - trusted: Whether the CA file is given.
     ///   - logger: The transport's logger.
     /// - Returns: A transport for this server.
-    /// - Throws: ``MailSettingsError`` when the URL the parameters make is not valid.
+    /// - Throws: ``DeliverySettingsError`` when the URL the parameters make is not valid.
     public func transport(
         _ scheme: String = "smtp",
         credentials: String = "",

@@ -40,18 +40,18 @@ struct SMTPSettingsTests {
         "smtp://user@host", "smtp://user:hunter2pw@ho st", "smtp://user:hunter2pw@[::1",
     ])
     func badURLsNameTheVariableWithoutThePassword(_ url: String) {
-        let error = #expect(throws: MailSettingsError.self) { try SMTPSettings(url: url) }
+        let error = #expect(throws: DeliverySettingsError.self) { try SMTPSettings(url: url) }
         #expect(error?.variable == "GATEHOUSE_MAIL")
         #expect(error.map { !"\($0)".contains("hunter2pw") } == true, "\(String(describing: error))")
     }
 
     @Test func caFileErrorsNameTheirVariable() throws {
-        let missing = #expect(throws: MailSettingsError.self) { try SMTPSettings(url: "smtp://host", caFile: "/nonexistent/ca.pem") }
+        let missing = #expect(throws: DeliverySettingsError.self) { try SMTPSettings(url: "smtp://host", caFile: "/nonexistent/ca.pem") }
         #expect(missing?.variable == "GATEHOUSE_SMTP_CA_FILE")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-not-a-cert-\(UUID().uuidString).pem")
         try Data("not a certificate\n".utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let invalid = #expect(throws: MailSettingsError.self) { try SMTPSettings(url: "smtp://u:hunter2pw@host", caFile: path.path) }
+        let invalid = #expect(throws: DeliverySettingsError.self) { try SMTPSettings(url: "smtp://u:hunter2pw@host", caFile: path.path) }
         #expect(invalid?.variable == "GATEHOUSE_SMTP_CA_FILE")
         #expect(invalid.map { !"\($0)".contains("hunter2pw") } == true)
     }

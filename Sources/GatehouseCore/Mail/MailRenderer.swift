@@ -21,20 +21,20 @@ public struct MailRenderer: Sendable {
     ///   - replyTo: `GATEHOUSE_MAIL_REPLY_TO`, if set (blank counts as unset).
     ///   - templatesDirectory: `GATEHOUSE_MAIL_TEMPLATES`: a directory whose `<kind>.<part>.mustache` files
     ///     replace the built-in templates of the same name.
-    /// - Throws: ``MailSettingsError`` naming `GATEHOUSE_MAIL_FROM` or `GATEHOUSE_MAIL_REPLY_TO` for an
+    /// - Throws: ``DeliverySettingsError`` naming `GATEHOUSE_MAIL_FROM` or `GATEHOUSE_MAIL_REPLY_TO` for an
     ///   address that cannot be a header (a line break, no `@`, …), or `GATEHOUSE_MAIL_TEMPLATES` for a
     ///   directory that cannot be read, an unknown template file or a template that does not parse.
     public init(appName: String, from: String, replyTo: String? = nil, templatesDirectory: String? = nil) throws {
         do {
             self.from = try MailAddress(parsing: from)
         } catch {
-            throw MailSettingsError(variable: "GATEHOUSE_MAIL_FROM", "not a usable address (`Name <address>` or `address`): \(error.reason)")
+            throw DeliverySettingsError(variable: "GATEHOUSE_MAIL_FROM", "not a usable address (`Name <address>` or `address`): \(error.reason)")
         }
         if let replyTo, !replyTo.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
                 self.replyTo = try MailAddress(parsing: replyTo)
             } catch {
-                throw MailSettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "not a usable address: \(error.reason)")
+                throw DeliverySettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "not a usable address: \(error.reason)")
             }
         } else {
             self.replyTo = nil

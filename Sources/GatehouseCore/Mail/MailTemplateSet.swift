@@ -36,7 +36,7 @@ struct MailTemplateSet: Sendable {
 
     /// Loads the built-in templates and, when `directory` is given, replaces those it has a file for.
     /// - Parameter directory: `GATEHOUSE_MAIL_TEMPLATES`, or `nil` for the built-in templates only.
-    /// - Throws: ``MailSettingsError`` naming `GATEHOUSE_MAIL_TEMPLATES` when the directory cannot be
+    /// - Throws: ``DeliverySettingsError`` naming `GATEHOUSE_MAIL_TEMPLATES` when the directory cannot be
     ///   read, holds a `.mustache` file with another name, or a template does not parse.
     init(directory: String?) throws {
         var sources: [String: (text: String, origin: String)] = [:]
@@ -58,12 +58,12 @@ struct MailTemplateSet: Sendable {
             do {
                 templates[name] = try MustacheTemplate(string: text)
             } catch let error as MustacheTemplate.ParserError {
-                throw MailSettingsError(
+                throw DeliverySettingsError(
                     variable: "GATEHOUSE_MAIL_TEMPLATES",
                     "\(source.origin) does not parse (line \(error.context.lineNumber), column \(error.context.columnNumber)): \(error.error)"
                 )
             } catch {
-                throw MailSettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "\(source.origin) does not parse: \(error)")
+                throw DeliverySettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "\(source.origin) does not parse: \(error)")
             }
         }
         self.templates = templates
@@ -75,12 +75,12 @@ struct MailTemplateSet: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw MailSettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "cannot read the directory \(directory)")
+            throw DeliverySettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "cannot read the directory \(directory)")
         }
         var files: [String: String] = [:]
         for name in names.sorted() where name.hasSuffix(".mustache") {
             guard known.contains(name) else {
-                throw MailSettingsError(
+                throw DeliverySettingsError(
                     variable: "GATEHOUSE_MAIL_TEMPLATES",
                     "unknown template \(name) in \(directory): names are <kind>.<subject|text|html>.mustache, kinds "
                         + MailRequest.Kind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -88,7 +88,7 @@ struct MailTemplateSet: Sendable {
             }
             let path = (directory as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw MailSettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "cannot read \(path) as UTF-8 text")
+                throw DeliverySettingsError(variable: "GATEHOUSE_MAIL_TEMPLATES", "cannot read \(path) as UTF-8 text")
             }
             files[name] = text
         }

@@ -11,7 +11,7 @@ extension GatehouseConfiguration {
         let mail = reader.string("GATEHOUSE_MAIL") ?? "outbox"
         do {
             self.mail = try Self.mailTransport(mail, reader: reader)
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             throw ConfigurationError("\(error.variable): \(error.message)")
         }
         mailFrom = reader.string("GATEHOUSE_MAIL_FROM") ?? mailFrom
@@ -40,7 +40,7 @@ extension GatehouseConfiguration {
         case let text where text.hasPrefix("smtp://") || text.hasPrefix("smtps://"):
             return .smtp(try SMTPSettings(url: value, caFile: reader.string("GATEHOUSE_SMTP_CA_FILE")))
         default:
-            throw MailSettingsError(
+            throw DeliverySettingsError(
                 variable: "GATEHOUSE_MAIL",
                 "must be outbox, ses, or an smtp:// or smtps:// URL (it starts with '\(value.prefix(while: { $0 != ":" }))')."
             )

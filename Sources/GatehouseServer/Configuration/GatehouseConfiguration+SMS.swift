@@ -9,7 +9,7 @@ extension GatehouseConfiguration {
     mutating func readSMS(_ reader: EnvironmentReader) throws {
         do {
             sms = try Self.smsTransport(reader.string("GATEHOUSE_SMS") ?? "outbox", environment: reader.env)
-        } catch let error as SMSSettingsError {
+        } catch let error as DeliverySettingsError {
             throw ConfigurationError("\(error.variable): \(error.message)")
         }
         do {
@@ -39,7 +39,7 @@ extension GatehouseConfiguration {
     ///   - value: `GATEHOUSE_SMS`.
     ///   - environment: The environment (the SNS settings and the AWS credentials).
     /// - Returns: The settings.
-    /// - Throws: ``SMSSettingsError`` naming the variable at fault.
+    /// - Throws: ``DeliverySettingsError`` naming the variable at fault.
     static func smsTransport(_ value: String, environment: [String: String]) throws -> SMSTransportSettings {
         switch value.lowercased() {
         case "outbox":
@@ -47,7 +47,7 @@ extension GatehouseConfiguration {
         case "sns":
             return .sns(try SNSSettings(environment: environment))
         default:
-            throw SMSSettingsError(variable: "GATEHOUSE_SMS", "must be outbox or sns (it is '\(value.prefix(40))').")
+            throw DeliverySettingsError(variable: "GATEHOUSE_SMS", "must be outbox or sns (it is '\(value.prefix(40))').")
         }
     }
 }

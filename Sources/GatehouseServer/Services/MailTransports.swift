@@ -36,7 +36,7 @@ enum MailTransports {
                 replyTo: configuration.mailReplyTo,
                 templatesDirectory: configuration.mailTemplates
             )
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             throw ConfigurationError("\(error.variable): \(error.message)")
         }
     }

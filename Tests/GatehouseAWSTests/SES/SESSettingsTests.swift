@@ -12,7 +12,7 @@ struct SESSettingsTests {
         do {
             _ = try SESSettings(environment: environment)
             return nil
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             #expect(!error.description.contains("very-secret-key"))
             return error.variable
         } catch {

@@ -12,7 +12,7 @@ struct SNSSettingsTests {
         do {
             _ = try SNSSettings(environment: environment)
             return nil
-        } catch let error as SMSSettingsError {
+        } catch let error as DeliverySettingsError {
             #expect(!error.description.contains("very-secret-key"))
             return error.variable
         } catch {

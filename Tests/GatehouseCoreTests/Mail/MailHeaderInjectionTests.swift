@@ -36,19 +36,19 @@ struct MailHeaderInjectionTests {
 
     @Test("the From name, From address and Reply-To settings are refused at start", arguments: payloads)
     func settings(_ payload: String) {
-        #expect(throws: MailSettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
+        #expect(throws: DeliverySettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
             try Self.settingsError { try MailRenderer(appName: "A", from: "Acme\(payload) <a@acme.example>") }
         }
-        #expect(throws: MailSettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
+        #expect(throws: DeliverySettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
             try Self.settingsError { try MailRenderer(appName: "A", from: "a@acme.example\(payload)") }
         }
-        #expect(throws: MailSettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
+        #expect(throws: DeliverySettingsError(variable: "GATEHOUSE_MAIL_FROM", "")) {
             try Self.settingsError { try MailRenderer(appName: "A", from: "Acme <a@acme.example\(payload)>") }
         }
-        #expect(throws: MailSettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "")) {
+        #expect(throws: DeliverySettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "")) {
             try Self.settingsError { try MailRenderer(appName: "A", from: "a@acme.example", replyTo: "help@acme.example\(payload)") }
         }
-        #expect(throws: MailSettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "")) {
+        #expect(throws: DeliverySettingsError(variable: "GATEHOUSE_MAIL_REPLY_TO", "")) {
             try Self.settingsError { try MailRenderer(appName: "A", from: "a@acme.example", replyTo: "Help\(payload) <help@acme.example>") }
         }
     }
@@ -76,12 +76,12 @@ struct MailHeaderInjectionTests {
         #expect(withCode.header("Subject")?.contains("Bcc: x@evil.example") == true, "the payload is only text in the subject")
     }
 
-    /// Runs `body` and rethrows a ``MailSettingsError`` with its message blanked, so tests compare the variable.
+    /// Runs `body` and rethrows a ``DeliverySettingsError`` with its message blanked, so tests compare the variable.
     static func settingsError(_ body: () throws -> MailRenderer) throws {
         do {
             _ = try body()
-        } catch let error as MailSettingsError {
-            throw MailSettingsError(variable: error.variable, "")
+        } catch let error as DeliverySettingsError {
+            throw DeliverySettingsError(variable: error.variable, "")
         }
     }
 }

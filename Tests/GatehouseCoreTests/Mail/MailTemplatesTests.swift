@@ -109,10 +109,10 @@ struct MailTemplatesTests {
     func badDirectories() throws {
         let typo = try Self.directory(["confirm_sigup.subject.mustache": "x"])
         defer { try? FileManager.default.removeItem(atPath: typo) }
-        #expect(throws: MailSettingsError.self) { try Self.renderer(templates: typo) }
+        #expect(throws: DeliverySettingsError.self) { try Self.renderer(templates: typo) }
         do {
             _ = try Self.renderer(templates: typo)
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             #expect(error.variable == "GATEHOUSE_MAIL_TEMPLATES" && error.message.contains("confirm_sigup.subject.mustache"))
         }
         let broken = try Self.directory(["reset_password.html.mustache": "<p>{{#code}}never closed</p>"])
@@ -120,13 +120,13 @@ struct MailTemplatesTests {
         do {
             _ = try Self.renderer(templates: broken)
             Issue.record("an unparsable template was accepted")
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             #expect(error.variable == "GATEHOUSE_MAIL_TEMPLATES" && error.message.contains("reset_password.html.mustache"))
         }
         do {
             _ = try Self.renderer(templates: "/nonexistent/gatehouse-templates")
             Issue.record("a missing directory was accepted")
-        } catch let error as MailSettingsError {
+        } catch let error as DeliverySettingsError {
             #expect(error.variable == "GATEHOUSE_MAIL_TEMPLATES")
         }
     }

@@ -124,6 +124,6 @@ struct SMSOutboxTransportTests {
             DeliveryError(.transient, "SNS Publish failed: Throttled", code: 429).description
                 == "transient delivery failure (429): SNS Publish failed: Throttled"
         )
-        #expect(SMSSettingsError(variable: "GATEHOUSE_SMS", "must be outbox or sns").description == "GATEHOUSE_SMS: must be outbox or sns")
+        #expect(DeliverySettingsError(variable: "GATEHOUSE_SMS", "must be outbox or sns").description == "GATEHOUSE_SMS: must be outbox or sns")
     }
 }

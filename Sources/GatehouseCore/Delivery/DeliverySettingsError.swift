@@ -1,7 +1,7 @@
-/// A mail setting that cannot work, naming the environment variable to fix. The server stops at start
-/// with it; the message never contains a password.
-public struct MailSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The environment variable at fault (`GATEHOUSE_MAIL`, `GATEHOUSE_SMTP_CA_FILE`, …).
+/// A mail or SMS setting that cannot work, naming the environment variable to fix. The server stops at
+/// start with it; the message never contains a password or a key.
+public struct DeliverySettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable at fault (`GATEHOUSE_MAIL`, `GATEHOUSE_SMTP_CA_FILE`, `GATEHOUSE_SNS_REGION`, …).
     public var variable: String
     /// What is wrong and how to fix it.
     public var message: String
