@@ -24,7 +24,7 @@ public struct OutboxTransport: MailTransport {
     /// Creates the outbox directory (owner-only) if it is missing.
     /// - Throws: The file system's error when the directory cannot be created.
     public func createDirectory() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try OutboxDirectory(directory).create()
     }
 
     /// Writes the message to a hidden temporary file, then renames it, so a reader of the outbox never
@@ -33,15 +33,7 @@ public struct OutboxTransport: MailTransport {
     /// - Throws: ``DeliveryError`` (transient) when the file cannot be written.
     public func send(_ mail: OutgoingMail) async throws {
         let name = "\(mail.id)-\(mail.kind).eml"
-        let temporary = directory.appendingPathComponent(".\(name).tmp")
-        let target = directory.appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(mail.data), attributes: [.posixPermissions: 0o600]) else {
-            throw DeliveryError(.transient, "could not write to the outbox at \(directory.path)")
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw DeliveryError(.transient, "could not move a message into the outbox at \(directory.path)")
-        }
+        try OutboxDirectory(directory).write(Data(mail.data), as: name)
         logger.info("mail written to outbox", metadata: ["mail.kind": .string(mail.kind), "mail.file": .string(name)])
     }
 
@@ -49,9 +41,7 @@ public struct OutboxTransport: MailTransport {
     /// - Returns: The directory.
     /// - Throws: ``DeliveryError`` when it is not writable.
     public func check() async throws -> [String] {
-        guard FileManager.default.isWritableFile(atPath: directory.path) else {
-            throw DeliveryError(.permanent, "the outbox \(directory.path) is missing or not writable")
-        }
+        try OutboxDirectory(directory).check()
         return ["outbox \(directory.path) is writable (messages are written there, not sent)"]
     }
 

@@ -27,7 +27,7 @@ public struct SMSOutboxTransport: SMSTransport {
     /// Creates the outbox directory (owner-only) if it is missing.
     /// - Throws: The file system's error when the directory cannot be created.
     public func createDirectory() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try OutboxDirectory(directory).create()
     }
 
     /// The file's content for `sms`: the number, then the text.
@@ -50,16 +50,7 @@ public struct SMSOutboxTransport: SMSTransport {
             throw DeliveryError(.permanent, "an SMS id and kind must be letters, digits, - and _ (at most 128)")
         }
         let name = "\(sms.id)-\(sms.kind).txt"
-        let temporary = directory.appendingPathComponent(".\(name).tmp")
-        let target = directory.appendingPathComponent(name)
-        let data = Data(Self.contents(of: sms).utf8)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw DeliveryError(.transient, "could not write to the SMS outbox at \(directory.path)")
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw DeliveryError(.transient, "could not move a message into the SMS outbox at \(directory.path)")
-        }
+        try OutboxDirectory(directory).write(Data(Self.contents(of: sms).utf8), as: name)
         logger.info("SMS written to outbox", metadata: ["sms.kind": .string(sms.kind), "sms.file": .string(name)])
     }
 
@@ -67,12 +58,7 @@ public struct SMSOutboxTransport: SMSTransport {
     /// - Returns: The directory.
     /// - Throws: ``DeliveryError`` (permanent) when it is missing or not writable.
     public func check() async throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-            FileManager.default.isWritableFile(atPath: directory.path)
-        else {
-            throw DeliveryError(.permanent, "the SMS outbox \(directory.path) is missing or not writable")
-        }
+        try OutboxDirectory(directory).check()
         return ["SMS outbox \(directory.path) is writable (messages are written there, not sent)"]
     }
 
