@@ -17,15 +17,11 @@ public final class MotoSES: Sendable {
     /// The emulator's base URL (`http://127.0.0.1:port`), for `GATEHOUSE_SES_ENDPOINT`.
     public let endpoint: String
     /// The region moto's SES runs in here.
-    public let region = "us-east-1"
+    public let region = Moto.region
     /// The credentials calls are signed with (moto accepts any).
-    public let credentials = SigV4Signer.Credentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
-    private let process: Process
-    private let input: Pipe
-
-    /// `Tests/ses/moto_ses.py`, found from this file's place in the repository.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tests/ses/moto_ses.py")
+    public let credentials = Moto.credentials
+    /// The running `Tests/ses/moto_ses.py` (kept alive with this object).
+    private let server: PythonServer
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
     public static let shared: MotoSES? = PythonServer.emulator("SES", needs: "moto.ses, moto.sesv2, werkzeug") { try MotoSES() }
@@ -34,10 +30,8 @@ public final class MotoSES: Sendable {
     public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
     private init() throws {
-        let server = try PythonServer(script: Self.script)
+        server = try PythonServer(repositoryScript: "Tests/ses/moto_ses.py")
         endpoint = try server.string("endpoint")
-        process = server.process
-        input = server.input
     }
 
     /// Settings pointing at the emulator.
@@ -49,10 +43,7 @@ public final class MotoSES: Sendable {
 
     /// The environment that selects this emulator: `GATEHOUSE_MAIL=ses`, the region, the endpoint and credentials.
     public var environment: [String: String] {
-        [
-            "GATEHOUSE_MAIL": "ses", "GATEHOUSE_SES_REGION": region, "GATEHOUSE_SES_ENDPOINT": endpoint,
-            "AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey,
-        ]
+        Moto.credentialEnvironment.merging(["GATEHOUSE_MAIL": "ses", "GATEHOUSE_SES_REGION": region, "GATEHOUSE_SES_ENDPOINT": endpoint]) { $1 }
     }
 
     /// Verifies `address` as a sender identity (a signed v2 `CreateEmailIdentity`); moto refuses mail from

@@ -28,15 +28,11 @@ public final class MotoSNS: Sendable {
     /// The emulator's base URL (`http://127.0.0.1:port`), for `GATEHOUSE_SNS_ENDPOINT`.
     public let endpoint: String
     /// The region moto's SNS runs in here.
-    public let region = "us-east-1"
+    public let region = Moto.region
     /// The credentials calls are signed with (moto accepts any).
-    public let credentials = SigV4Signer.Credentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
-    private let process: Process
-    private let input: Pipe
-
-    /// `Tests/sns/moto_sns.py`, found from this file's place in the repository.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tests/sns/moto_sns.py")
+    public let credentials = Moto.credentials
+    /// The running `Tests/sns/moto_sns.py` (kept alive with this object).
+    private let server: PythonServer
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
     public static let shared: MotoSNS? = PythonServer.emulator("SNS", needs: "moto.sns, werkzeug") { try MotoSNS() }
@@ -45,10 +41,8 @@ public final class MotoSNS: Sendable {
     public static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
     private init() throws {
-        let server = try PythonServer(script: Self.script)
+        server = try PythonServer(repositoryScript: "Tests/sns/moto_sns.py")
         endpoint = try server.string("endpoint")
-        process = server.process
-        input = server.input
     }
 
     /// Settings pointing at the emulator.
@@ -60,10 +54,7 @@ public final class MotoSNS: Sendable {
 
     /// The environment that selects this emulator: `GATEHOUSE_SMS=sns`, the region, the endpoint and credentials.
     public var environment: [String: String] {
-        [
-            "GATEHOUSE_SMS": "sns", "GATEHOUSE_SNS_REGION": region, "GATEHOUSE_SNS_ENDPOINT": endpoint,
-            "AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey,
-        ]
+        Moto.credentialEnvironment.merging(["GATEHOUSE_SMS": "sns", "GATEHOUSE_SNS_REGION": region, "GATEHOUSE_SNS_ENDPOINT": endpoint]) { $1 }
     }
 
     /// Every text message moto accepted, oldest first.

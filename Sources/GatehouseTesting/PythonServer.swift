@@ -13,6 +13,15 @@ public struct PythonServer: @unchecked Sendable {
     /// The object the script printed.
     package let info: [String: JSONValue]
 
+    /// Starts a script kept in this repository.
+    /// - Parameter path: Its path from the repository's root (`Tests/ses/moto_ses.py`).
+    /// - Throws: As ``init(script:)``.
+    public init(repositoryScript path: String) throws {
+        // This file is Sources/GatehouseTesting/PythonServer.swift: three levels below the root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try self.init(script: root.appendingPathComponent(path))
+    }
+
     /// Starts `script` and reads its first line.
     /// - Parameter script: The Python file.
     /// - Throws: `internal_error` with what was printed when the first line is not a JSON object.

@@ -21,11 +21,8 @@ final class MotoCognito: Sendable {
     let jwksURL: String
     let badUserPoolID: String
     let badClientID: String
-    private let process: Process
-    private let input: Pipe
-
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("cognito/moto_shim.py")
+    /// The running `Tests/cognito/moto_shim.py` (kept alive with this object).
+    private let server: PythonServer
 
     /// The shared emulator, or `nil` when moto is not installed here (and that is allowed).
     static let shared: MotoCognito? = PythonServer.emulator("Cognito", needs: "moto.cognitoidp, werkzeug") { try MotoCognito() }
@@ -33,15 +30,13 @@ final class MotoCognito: Sendable {
     static var isAvailable: Bool { shared != nil || TestDatabase.requireAllSuites }
 
     private init() throws {
-        let server = try PythonServer(script: Self.script)
+        server = try PythonServer(repositoryScript: "Tests/cognito/moto_shim.py")
         endpoint = try server.string("endpoint")
         userPoolID = try server.string("userPoolId")
         clientID = try server.string("clientId")
         jwksURL = try server.string("jwksUrl")
         badUserPoolID = try server.string("badUserPoolId")
         badClientID = try server.string("badClientId")
-        process = server.process
-        input = server.input
     }
 
     /// Settings for the well-configured pool (or the misconfigured one).
