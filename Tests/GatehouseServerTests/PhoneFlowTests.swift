@@ -5,6 +5,7 @@ import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import Testing
 
 /// Phone sign-in through the real app over a socket (issue 16): the configured SMS sender behind the
@@ -97,6 +98,17 @@ struct PhoneFlowTests {
                 #expect(reply.status == .forbidden && reply.errorCode == "provider_disabled", "\(path)")
             }
         }
+    }
+
+    @Test func theDoctorWarnsWhenTextsWouldOnlyReachTheOutbox() async throws {
+        var c = GatehouseConfiguration()
+        c.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: c.dataDirectory) }
+        let logger = Logger(label: "doctor-test")
+        #expect(await Doctor.run(configuration: c, logger: logger).finding("sms.countries") == nil, "phone sign-in off: nothing to say")
+        c.smsCountries = Self.countries
+        let outbox = await Doctor.run(configuration: c, logger: logger).finding("sms.countries")
+        #expect(outbox?.severity == .warning && outbox?.summary.contains("+1, +44") == true, "\(String(describing: outbox))")
     }
 
     @Test func theSettingsAreReadFromTheEnvironment() throws {

@@ -223,6 +223,14 @@ extension GatehouseRuntime {
         if let eventChannel { runtimeServices.append(eventChannel) }
         let mailTarget = options.mailTransport == nil ? configuration.mail.redacted : parts.mailTransport.name
         logger.info("mail delivery ready", metadata: ["mail.transport": .string(parts.mailTransport.name), "mail.target": .string(mailTarget)])
+        let smsTarget = options.smsTransport == nil ? configuration.sms.redacted : parts.smsTransport.name
+        logger.info(
+            "sms delivery ready",
+            metadata: [
+                "sms.transport": .string(parts.smsTransport.name), "sms.target": .string(smsTarget),
+                "sms.phone_sign_in": .stringConvertible(configuration.smsCountries.isEnabled),
+            ]
+        )
         let runtime = GatehouseRuntime(
             responder: router.buildResponder(),
             routes: servedRoutes,

@@ -105,7 +105,7 @@ public enum Doctor {
                         fix: "Unset GATEHOUSE_SMS_COUNTRIES, or run on the embedded user pool to offer phone sign-in."
                     )
                 )
-            } else if case .outbox = c.sms {
+            } else if c.sms.isOutbox {
                 findings.append(
                     .warning(
                         "sms.countries",
@@ -114,7 +114,7 @@ public enum Doctor {
                     )
                 )
             } else {
-                findings.append(.ok("sms.countries", "Phone sign-in is on for \(codes), texted through Amazon SNS."))
+                findings.append(.ok("sms.countries", "Phone sign-in is on for \(codes), texted through Amazon SNS (\(c.sms.redacted))."))
             }
         }
         return findings
