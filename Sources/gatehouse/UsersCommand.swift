@@ -16,7 +16,7 @@ struct UsersCommand: AsyncParsableCommand {
         )
         @OptionGroup var common: CommonOptions
 
-        @Argument(help: "The user's sub, or the email address on their profile.")
+        @Argument(help: "The user's sub, or an email address one profile holds as verified (unverified addresses never match).")
         var user: String
 
         @Flag(help: "Clear the flag instead of setting it.")
