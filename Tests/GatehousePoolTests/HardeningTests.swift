@@ -129,7 +129,6 @@ struct HardeningTests {
     @Test(arguments: TestDatabase.available)
     func concurrentCodeGuessesSpendAtMostTheCodesTries(_ database: TestDatabase) async throws {
         var limits = RateLimitSettings()
-        limits.codePerAccount = RateLimitRule(name: "code.account", freeAttempts: 1000, window: 3600)
         limits.codePerClient = RateLimitRule(name: "code.client", freeAttempts: 1000, window: 3600)
         try await PoolHarness.run(database: database, settings: PoolSettings(rateLimits: limits)) { h in
             _ = try await h.passwords.signUp(

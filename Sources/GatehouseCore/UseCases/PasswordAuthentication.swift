@@ -36,16 +36,17 @@ public struct PasswordAuthentication: Sendable {
         try await limiter.holdingRefusals { try backend.admit(client: client) }
     }
 
-    /// The code limits: per account (cleared by a correct code, with `alsoResetting`) and per client.
+    /// The code limits. Guesses count against the code they target (its five tries, spent before the
+    /// comparison, then it is dead) and against the guessing client; never against the account, so a
+    /// stranger's wrong codes cannot lock the owner out of a code the owner holds. A correct code
+    /// clears `alsoResetting`.
     func guardingCode<T: Sendable>(
-        _ email: EmailAddress,
         client: ClientInfo,
         alsoResetting: [RateLimiter.Bucket] = [],
         _ body: () async throws -> T
     ) async throws -> T {
-        let accountBucket = limiter.bucket(limits.codePerAccount, email.key)
-        let buckets = [accountBucket, limiter.bucket(limits.codePerClient, client: client)]
-        return try await limiter.guarding(buckets, resetOnSuccess: [accountBucket] + alsoResetting, failureCodes: [.codeMismatch], body)
+        let buckets = [limiter.bucket(limits.codePerClient, client: client)]
+        return try await limiter.guarding(buckets, resetOnSuccess: alsoResetting, failureCodes: [.codeMismatch], body)
     }
 
     /// Resend and forgot share the per-address mail quotas (and each client's), so the answers stay
@@ -94,7 +95,7 @@ public struct PasswordAuthentication: Sendable {
     public func confirmSignUp(email rawEmail: String, code: String, client: ClientInfo, logger: Logger) async throws {
         let email = try EmailAddress(rawEmail)
         let code = InputRules.code(code)
-        let changed = try await guardingCode(email, client: client) {
+        let changed = try await guardingCode(client: client) {
             try await backend.confirmSignUp(email: email, code: code, client: client, logger: logger)
         }
         domainEvents.publish(changed)
@@ -167,7 +168,7 @@ public struct PasswordAuthentication: Sendable {
         let code = InputRules.code(code)
         try await admit(client)
         // A reset proves the address: the account's sign-in back-off is cleared with its code limit.
-        let ended = try await guardingCode(email, client: client, alsoResetting: [limiter.bucket(limits.signInPerAccount, email.key)]) {
+        let ended = try await guardingCode(client: client, alsoResetting: [limiter.bucket(limits.signInPerAccount, email.key)]) {
             try await backend.resetPassword(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
         }
         domainEvents.publish(ended)

@@ -4,8 +4,8 @@ import Logging
 /// number), and a signed-in user adds a number the same way. Owns what every provider shares: the
 /// number's parsing into E.164 and the country policy (``SMSCountryPolicy``), the SMS quotas against
 /// toll fraud — per number, per client address, per number range and per day across the server, drawn
-/// on together so a refused request uses none — and the code limits, reserved before a code is checked
-/// so concurrent guesses get no more tries than sequential ones (each code also has its own five).
+/// on together so a refused request uses none — and the per-client code limit, reserved before a code
+/// is checked so concurrent guesses get no more tries than sequential ones (each code has its own five).
 public struct PhoneSignIn: Sendable {
     let backend: any PhoneBackend
     let policy: SMSCountryPolicy
@@ -57,7 +57,7 @@ public struct PhoneSignIn: Sendable {
         try await events.observing("phone") {
             let number = try textable(phone)
             let code = InputRules.code(code)
-            let outcome = try await guardingCode(number, client: client) {
+            let outcome = try await guardingCode(client: client) {
                 try await backend.verifySignInCode(number: number, code: code, client: client, logger: logger)
             }
             domainEvents.publish(outcome.events)
@@ -92,7 +92,7 @@ public struct PhoneSignIn: Sendable {
     public func verifyNumber(principal: Principal, phone: String, code: String, client: ClientInfo, logger: Logger) async throws {
         let number = try textable(phone)
         let code = InputRules.code(code)
-        let changed = try await guardingCode(number, client: client) {
+        let changed = try await guardingCode(client: client) {
             try await backend.verifyLinkCode(principal: principal, number: number, code: code, client: client, logger: logger)
         }
         domainEvents.publish(changed)
@@ -121,11 +121,12 @@ public struct PhoneSignIn: Sendable {
         }
     }
 
-    /// The code limits: per number (cleared by a correct code) and per client.
-    func guardingCode<T: Sendable>(_ number: PhoneNumber, client: ClientInfo, _ body: () async throws -> T) async throws -> T {
-        let numberBucket = limiter.bucket(limiter.settings.codePerAccount, "phone:" + number.e164)
-        let buckets = [numberBucket, limiter.bucket(limiter.settings.codePerClient, client: client)]
-        return try await limiter.guarding(buckets, resetOnSuccess: [numberBucket], failureCodes: [.codeMismatch], body)
+    /// The code limits: a guess counts against the code it targets (five tries, then that code is
+    /// spent) and against the guessing client, never against the number, so wrong codes from a
+    /// stranger cannot lock the owner out: a freshly sent code works for whoever holds it, within the
+    /// per-number send caps.
+    func guardingCode<T: Sendable>(client: ClientInfo, _ body: () async throws -> T) async throws -> T {
+        try await limiter.guarding([limiter.bucket(limiter.settings.codePerClient, client: client)], failureCodes: [.codeMismatch], body)
     }
 
     static func message(for problem: PhoneNumber.Problem) -> String {
