@@ -64,6 +64,8 @@ let package = Package(
                 .embedInCode("Resources/Mail/test.subject.mustache"),
                 .embedInCode("Resources/Mail/test.text.mustache"),
                 .embedInCode("Resources/Mail/test.html.mustache"),
+                // Which country a number is in (the SMS allow list), with its sources and date in the file.
+                .embedInCode("Resources/Phone/country-prefixes.tsv"),
             ]
         ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked

@@ -108,7 +108,7 @@ struct PoolHarness: Sendable {
                     texts: texts,
                     phone: PhoneSignIn(
                         backend: pool,
-                        policy: SMSCountryPolicy(allowedCodes: ["1", "44", "49"]),
+                        policy: SMSCountryPolicy(allowedCountries: ["US", "CA", "GB", "DE"]),
                         limiter: limiter,
                         events: NoAuthEvents(),
                         domainEvents: events

@@ -13,7 +13,7 @@ import Testing
 struct CognitoPhoneTests {
     @Test func phoneSignInAnswers403ProviderDisabledOnCognitoBeforeAnyText() async throws {
         let moto = try #require(MotoCognito.shared)
-        let app = try await TestApp.cognito(moto) { $0.smsCountries = SMSCountryPolicy(allowedCodes: ["1"]) }
+        let app = try await TestApp.cognito(moto) { $0.smsCountries = SMSCountryPolicy(allowedCountries: ["US", "CA"]) }
         try await app.live { client in
             for (path, body) in [
                 ("/auth/phone/send", ["phone": "+14155550123"]), ("/auth/phone/verify", ["phone": "+14155550123", "code": "123456"]),

@@ -8,7 +8,7 @@ import Testing
 
 extension ContractTests {
     /// The countries the contract app texts.
-    static let phoneCountries = SMSCountryPolicy(allowedCodes: ["1", "44"])
+    static let phoneCountries = SMSCountryPolicy(allowedCountries: ["US", "CA", "GB"])
 
     /// Phone sign-in, adding a number, and the seed's `/api/v1/auth/otp/*`: their successes and the
     /// refusals a client can provoke.

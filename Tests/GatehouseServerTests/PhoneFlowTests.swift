@@ -12,7 +12,7 @@ import Testing
 /// durable queue — the outbox's files, and Amazon SNS on moto — and the HTTP refusals.
 @Suite("Phone sign-in over HTTP: the outbox, hostile input, the quotas")
 struct PhoneFlowTests {
-    static let countries = SMSCountryPolicy(allowedCodes: ["1", "44"])
+    static let countries = SMSCountryPolicy(allowedCountries: ["US", "CA", "GB"])
 
     /// The texts the outbox wrote, oldest first, as (file name, contents).
     static func outbox(_ app: TestApp) async throws -> [(name: String, text: String)] {
@@ -108,20 +108,23 @@ struct PhoneFlowTests {
         #expect(await Doctor.run(configuration: c, logger: logger).finding("sms.countries") == nil, "phone sign-in off: nothing to say")
         c.smsCountries = Self.countries
         let outbox = await Doctor.run(configuration: c, logger: logger).finding("sms.countries")
-        #expect(outbox?.severity == .warning && outbox?.summary.contains("+1, +44") == true, "\(String(describing: outbox))")
+        #expect(outbox?.severity == .warning && outbox?.summary.contains("CA, GB, US") == true, "\(String(describing: outbox))")
     }
 
     @Test func theSettingsAreReadFromTheEnvironment() throws {
         let off = try GatehouseConfiguration.fromEnvironment([:])
         #expect(off.smsCountries.isEnabled == false)
         let on = try GatehouseConfiguration.fromEnvironment([
-            "GATEHOUSE_SMS_COUNTRIES": "1, +44,353", "GATEHOUSE_SMS_DAILY_LIMIT": "50", "GATEHOUSE_SMS_PREFIX_HOURLY_CAP": "5",
+            "GATEHOUSE_SMS_COUNTRIES": "US, ca,GB,+353", "GATEHOUSE_SMS_DAILY_LIMIT": "50", "GATEHOUSE_SMS_PREFIX_HOURLY_CAP": "5",
             "GATEHOUSE_SMS_COOLDOWN": "5",
         ])
         #expect(on.pool.rateLimits.smsPerNumber.window == 5)
-        #expect(on.smsCountries.allowedCodes == ["1", "44", "353"])
+        #expect(on.smsCountries.allowedCountries == ["US", "CA", "GB", "IE"])
         #expect(on.pool.rateLimits.smsDaily.freeAttempts == 50 && on.pool.rateLimits.smsPerPrefix.freeAttempts == 5)
-        for bad in [["GATEHOUSE_SMS_COUNTRIES": "3"], ["GATEHOUSE_SMS_COUNTRIES": "44,abc"], ["GATEHOUSE_SMS_DAILY_LIMIT": "0"]] {
+        for bad in [
+            ["GATEHOUSE_SMS_COUNTRIES": "3"], ["GATEHOUSE_SMS_COUNTRIES": "44,abc"], ["GATEHOUSE_SMS_COUNTRIES": "1,44"],
+            ["GATEHOUSE_SMS_DAILY_LIMIT": "0"],
+        ] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try GatehouseConfiguration.fromEnvironment(bad) }
         }
     }

@@ -15,7 +15,7 @@ struct SNSPhoneFlowTests {
     /// The app configured for moto's SNS from the environment.
     static func start(_ moto: MotoSNS, compat: Bool = false) async throws -> TestApp {
         var environment = moto.environment
-        environment["GATEHOUSE_SMS_COUNTRIES"] = "44"
+        environment["GATEHOUSE_SMS_COUNTRIES"] = "GB"
         let read = try GatehouseConfiguration.fromEnvironment(environment)
         guard case .sns = read.sms else { throw GatehouseError.internalError(cause: "GATEHOUSE_SMS did not select SNS") }
         return try await TestApp.make(mail: .configured) { configuration in

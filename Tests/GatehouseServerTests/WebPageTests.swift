@@ -42,14 +42,14 @@ struct WebPageTests {
     }
 
     @Test func thePhonePanelIsOfferedOnlyWherePhoneSignInCanAnswer() async throws {
-        let on = try await TestApp.make { $0.smsCountries = SMSCountryPolicy(allowedCodes: ["44"]) }
+        let on = try await TestApp.make { $0.smsCountries = SMSCountryPolicy(allowedCountries: ["GB"]) }
         let onPage = try await on.router { try await $0.send(.get, "/") }
         #expect(
             onPage.bodyText.contains("&quot;phone_sign_in&quot;:true") || onPage.bodyText.contains(#""phone_sign_in":true"#),
             "\(onPage.bodyText.prefix(600))"
         )
         var cognito = GatehouseConfiguration()
-        cognito.smsCountries = SMSCountryPolicy(allowedCodes: ["44"])
+        cognito.smsCountries = SMSCountryPolicy(allowedCountries: ["GB"])
         cognito.identityProvider = .cognito
         #expect(!String(decoding: WebPage(configuration: cognito).index, as: UTF8.self).contains("phone_sign_in"))
     }

@@ -15,7 +15,7 @@ extension GatehouseConfiguration {
         do {
             smsCountries = try SMSCountryPolicy.parse(countries: reader.string("GATEHOUSE_SMS_COUNTRIES"))
         } catch let error as GatehouseError {
-            throw ConfigurationError(error.cause ?? "GATEHOUSE_SMS_COUNTRIES is not a list of country calling codes")
+            throw ConfigurationError(error.cause ?? "GATEHOUSE_SMS_COUNTRIES is not a list of countries (ISO 3166 codes such as US,CA,GB)")
         }
         if let daily = try reader.int("GATEHOUSE_SMS_DAILY_LIMIT", in: 1...10_000_000) {
             pool.rateLimits.smsDaily = RateLimitRule(name: "sms.day", freeAttempts: daily, window: 86_400)

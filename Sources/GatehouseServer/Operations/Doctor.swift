@@ -96,7 +96,7 @@ public enum Doctor {
             )
         }
         if c.smsCountries.isEnabled {
-            let codes = c.smsCountries.allowedCodes.sorted().map { "+" + $0 }.joined(separator: ", ")
+            let codes = c.smsCountries.allowedCountries.sorted().joined(separator: ", ")
             if c.identityProvider == .cognito {
                 findings.append(
                     .warning(

@@ -18,7 +18,7 @@ struct Seed003ContractTests {
     static func app(_ issuer: FakeIssuer, realTime: Bool = false, phone: Bool = false) async throws -> TestApp {
         try await TestApp.social(issuer: issuer, realTime: realTime) {
             $0.compatAPIV1 = true
-            if phone { $0.smsCountries = SMSCountryPolicy(allowedCodes: ["1"]) }
+            if phone { $0.smsCountries = SMSCountryPolicy(allowedCountries: ["US", "CA"]) }
         }.0
     }
 

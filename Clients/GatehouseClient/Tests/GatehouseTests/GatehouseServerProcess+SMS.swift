@@ -5,7 +5,7 @@ import Testing
 /// the default, writes each message as a `.txt` file under `<data dir>/sms/`: `To: <number>`, then `Text: <text>`).
 extension GatehouseServerProcess {
     /// The settings phone sign-in needs: texts may go to North America and the UK.
-    static let phoneEnvironment = ["GATEHOUSE_SMS_COUNTRIES": "1,44", "GATEHOUSE_SMS": "outbox"]
+    static let phoneEnvironment = ["GATEHOUSE_SMS_COUNTRIES": "US,CA,GB", "GATEHOUSE_SMS": "outbox"]
 
     /// Whether the phone end-to-end suite can run: the binary is there and answers `POST /auth/phone/send`
     /// with something other than 404. A binary from before phone sign-in skips the suite with a note; in CI
