@@ -37,6 +37,8 @@ public final class FakeIssuer: Sendable {
     private let records = Mutex(Records())
     private let behaviour = Mutex(Behaviour())
     private let counter = Mutex(0)
+    /// Apple authorization codes and whose they are (``appleCode(for:)``).
+    private let appleCodes = Mutex<[String: String]>([:])
 
     init(port: Int, clock: any TimeSource, keys: [Provider: [SigningKey]]) {
         self.port = port
@@ -51,6 +53,24 @@ public final class FakeIssuer: Sendable {
     public var appleAPIURL: String { baseURL + "/apple" }
 
     public var recorded: Records { records.withLock { $0 } }
+
+    /// An Apple authorization code issued to `subject`: `/auth/token` answers it with an identity
+    /// token for that subject, as Apple does. A code the fake never issued is someone else's: its
+    /// identity token names another subject.
+    /// - Parameter subject: The Apple user the code belongs to.
+    /// - Returns: The code.
+    public func appleCode(for subject: String) -> String {
+        let code = "apple-code-\(subject)-\(UUID().uuidString.prefix(8))"
+        appleCodes.withLock { $0[code] = subject }
+        return code
+    }
+
+    /// The `c_hash` Apple puts in an identity token issued with `code`: the left half of its SHA-256, base64url.
+    /// - Parameter code: The authorization code.
+    /// - Returns: The claim's value.
+    public static func codeHash(_ code: String) -> String {
+        Base64URL.encode(Array(Array(SHA256.hash(data: Array(code.utf8))).prefix(16)))
+    }
     public func update(_ change: (inout Behaviour) -> Void) { behaviour.withLock { change(&$0) } }
     public func signingKey(_ provider: Provider) -> SigningKey { keys.withLock { $0[provider]!.last! } }
 
@@ -236,9 +256,11 @@ public final class FakeIssuer: Sendable {
             $0 += 1
             return $0
         }
+        let owner = appleCodes.withLock { $0[fields["code"] ?? ""] } ?? "someone-else"
+        let idToken = token(.apple, claims: standardClaims(.apple, audience: fields["client_id"] ?? "", subject: owner, email: nil))
         let body: JSONValue = [
             "access_token": .string("apple-access-\(n)"), "token_type": "Bearer", "expires_in": 3600, "refresh_token": .string("apple-refresh-\(n)"),
-            "id_token": "unused",
+            "id_token": .string(idToken),
         ]
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))
     }

@@ -155,15 +155,16 @@ struct SocialAccountTests {
         try await FakeIssuer.run { issuer in
             let (app, applePublicKey) = try await TestApp.social(issuer: issuer)
             try await app.router { client in
+                let appleCode = issuer.appleCode(for: "a-del")
                 let signIn = try await V.apple(
                     client,
                     issuer.token(.apple, audience: Clients.appleBundle, subject: "a-del", email: "del@icloud.com"),
-                    code: "c-apple-code"
+                    code: appleCode
                 )
                 #expect(signIn.status == .ok)
                 let exchange = try #require(issuer.recorded.tokenRequests.first)
                 #expect(
-                    exchange["code"] == "c-apple-code" && exchange["client_id"] == Clients.appleBundle
+                    exchange["code"] == appleCode && exchange["client_id"] == Clients.appleBundle
                         && exchange["grant_type"] == "authorization_code"
                 )
                 // The client secret is an ES256 JWT signed with our .p8 key, for Apple.
@@ -201,7 +202,7 @@ struct SocialAccountTests {
                 let signIn = try await V.apple(
                     client,
                     issuer.token(.apple, audience: Clients.appleBundle, subject: "a-down", email: nil),
-                    code: "c-2"
+                    code: issuer.appleCode(for: "a-down")
                 )
                 issuer.update { $0.appleDown = true }
                 let deleted = try await client.send(.delete, "/me", bearer: signIn.string("access_token"))

@@ -50,9 +50,9 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var signInPerAccount: RateLimitRule
     /// Failed sign-ins per client address.
     public var signInPerClient: RateLimitRule
-    /// Wrong confirmation or reset codes per account.
-    public var codePerAccount: RateLimitRule
-    /// Wrong confirmation or reset codes per client address.
+    /// Wrong codes (confirmation, reset, phone) per client address. There is deliberately no rule per
+    /// account or number: a stranger's wrong guesses would lock the owner out. Each code has its own
+    /// five tries instead.
     public var codePerClient: RateLimitRule
     /// Code mails per address (resend and forgot share it): the cool-down.
     public var mailPerAddress: RateLimitRule
@@ -82,6 +82,10 @@ public struct RateLimitSettings: Sendable, Equatable {
     /// SMS codes across the whole server in a day: the ceiling on what a flood can cost
     /// (`GATEHOUSE_SMS_DAILY_LIMIT`).
     public var smsDaily: RateLimitRule
+    /// Apple web-flow callbacks recorded per client address: each records its state's single use (a
+    /// row kept until the state expires), and one valid identity token with a nonce of the client's
+    /// choosing verifies against as many states as it starts, so the rows need a cap of their own.
+    public var appleCallbackPerClient: RateLimitRule = .init(name: "apple.callback.client", freeAttempts: 60, window: 3600)
     /// How long a refused sign-in attempt (a blocked bucket, a client past its share of the hashing
     /// queue) is held before its 429 goes out. A client that retries at once — a flood — is slowed to
     /// one attempt per connection per this delay, so its refusals cannot eat the CPU that other
@@ -92,7 +96,6 @@ public struct RateLimitSettings: Sendable, Equatable {
     /// - Parameters:
     ///   - signInPerAccount: Failed sign-ins per account (5 per hour, then 1 s doubling to 15 min).
     ///   - signInPerClient: Failed sign-ins per client address (30 per hour).
-    ///   - codePerAccount: Wrong codes per account (10 per hour, then 2 s doubling to 15 min).
     ///   - codePerClient: Wrong codes per client address (30 per hour).
     ///   - mailPerAddress: The per-address cool-down (1 mail a minute).
     ///   - mailPerAddressHourly: Mails per address per hour (5).
@@ -109,7 +112,6 @@ public struct RateLimitSettings: Sendable, Equatable {
     public init(
         signInPerAccount: RateLimitRule = .init(name: "signin.account", freeAttempts: 5, window: 3600, baseBlock: 1, maxBlock: 900),
         signInPerClient: RateLimitRule = .init(name: "signin.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
-        codePerAccount: RateLimitRule = .init(name: "code.account", freeAttempts: 10, window: 3600, baseBlock: 2, maxBlock: 900),
         codePerClient: RateLimitRule = .init(name: "code.client", freeAttempts: 30, window: 3600, baseBlock: 1, maxBlock: 900),
         mailPerAddress: RateLimitRule = .init(name: "mail.address", freeAttempts: 1, window: 60),
         mailPerAddressHourly: RateLimitRule = .init(name: "mail.address.hour", freeAttempts: 5, window: 3600),
@@ -126,7 +128,6 @@ public struct RateLimitSettings: Sendable, Equatable {
     ) {
         self.signInPerAccount = signInPerAccount
         self.signInPerClient = signInPerClient
-        self.codePerAccount = codePerAccount
         self.codePerClient = codePerClient
         self.mailPerAddress = mailPerAddress
         self.mailPerAddressHourly = mailPerAddressHourly

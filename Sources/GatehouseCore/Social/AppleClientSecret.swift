@@ -61,8 +61,8 @@ public struct AppleCredentials: Sendable {
 
 /// Apple's token API, as the core uses it. The server implements it over HTTPS.
 public protocol AppleTokenAPI: Sendable {
-    /// Exchanges an authorization code; returns Apple's refresh token (if it sent one).
-    func exchange(code: String, clientID: String, redirectURI: String?) async throws -> String?
+    /// Exchanges an authorization code; returns Apple's refresh token and identity token (if sent).
+    func exchange(code: String, clientID: String, redirectURI: String?) async throws -> AppleTokenGrant
     /// Revokes a refresh token. Throws `upstream_unavailable` when Apple cannot be reached.
     func revoke(refreshToken: String, clientID: String) async throws
 }

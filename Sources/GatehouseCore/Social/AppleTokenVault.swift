@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseInfrastructure
 import Logging
 
 /// Keeps each Apple user's refresh token (sealed) so the account can be revoked with Apple when it is
@@ -28,8 +29,11 @@ public struct AppleTokenVault: Sendable {
         self.random = random
     }
 
-    /// Exchanges Apple's one-time authorization code and stores the refresh token. A failure is logged
-    /// and does not fail the sign-in (the user is already proven by the identity token).
+    /// Exchanges Apple's one-time authorization code and stores the refresh token, if the identity
+    /// token Apple returns with it is the signed-in user's (same `sub`, issued to the same client): a
+    /// code of someone else's, sent beside your own identity token, must never leave their refresh
+    /// token with your account (to be revoked when you delete it). A failure is logged and does not
+    /// fail the sign-in (the user is already proven by the identity token).
     /// - Parameters:
     ///   - userID: Our user the token belongs to.
     ///   - identity: The verified Apple identity; its `audience` is the client id the code was issued to.
@@ -38,7 +42,12 @@ public struct AppleTokenVault: Sendable {
     ///   - logger: Logs a failed exchange.
     public func keepRefreshToken(for userID: String, identity: VerifiedIdentity, code: String, redirectURI: String?, logger: Logger) async {
         do {
-            guard let refreshToken = try await api.exchange(code: code, clientID: identity.audience, redirectURI: redirectURI) else {
+            let grant = try await api.exchange(code: code, clientID: identity.audience, redirectURI: redirectURI)
+            guard Self.grant(grant, belongsTo: identity) else {
+                logger.warning("the Apple authorization code belongs to another Apple user or client; its refresh token is not kept")
+                return
+            }
+            guard let refreshToken = grant.refreshToken else {
                 logger.warning("Apple returned no refresh token for the authorization code")
                 return
             }
@@ -56,6 +65,20 @@ public struct AppleTokenVault: Sendable {
                 metadata: ["error": .string("\(error)")]
             )
         }
+    }
+
+    /// Whether Apple's answer to the code was issued for `identity`: its identity token (received
+    /// straight from Apple over TLS, so its claims are read as sent) names the same subject and the
+    /// same client. An answer without one proves nothing and is refused.
+    static func grant(_ grant: AppleTokenGrant, belongsTo identity: VerifiedIdentity) -> Bool {
+        guard let raw = grant.idToken, let jws = try? CompactJWS(parsing: raw) else { return false }
+        let audiences: [String]
+        switch jws.claims["aud"] {
+        case .string(let aud)?: audiences = [aud]
+        case .array(let values)?: audiences = values.compactMap(\.stringValue)
+        default: return false
+        }
+        return jws.claims["sub"]?.stringValue == identity.subject && audiences.contains(identity.audience)
     }
 
     /// Inside the deletion transaction: moves the user's Apple tokens into the revocation queue.

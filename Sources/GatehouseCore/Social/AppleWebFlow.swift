@@ -11,7 +11,8 @@ import Logging
 /// The `state` is sealed (``AppleWebState``), so starting a flow stores nothing, and it is bound to
 /// the browser that started the flow by a cookie holding a secret whose hash is sealed in the state:
 /// a state sent to someone else's browser (with the sender's PKCE challenge in it) is refused there.
-/// Each state is accepted once; its use is recorded until it expires.
+/// Each state is accepted once; its use is recorded (until it expires) only after Apple's identity
+/// token verified for the Services ID, and under a per-client cap.
 public struct AppleWebFlow: Sendable {
     /// How the callback hands the result to the app.
     public enum CallbackMode: String, Sendable {
@@ -54,11 +55,15 @@ public struct AppleWebFlow: Sendable {
         }
     }
 
-    /// Signs in with a verified-to-be Apple identity token: ``SocialSignIn`` passes its own
-    /// `signInWithApple`, so the web flow reaches the core the same way as the native exchange.
+    /// Verifies Apple's identity token for the web flow (the Services ID the only audience, the state's
+    /// nonce) and admits the client under its callback cap; ``SocialSignIn`` passes its own.
+    typealias AppleVerify = @Sendable (_ identityToken: String, _ nonce: String, _ servicesID: String) async throws -> VerifiedIdentity
+
+    /// Signs in with a verified Apple identity: ``SocialSignIn`` passes its own, so the web flow reaches
+    /// the core the same way as the native exchange.
     typealias AppleSignIn =
         @Sendable (
-            _ identityToken: String, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
+            _ identity: VerifiedIdentity, _ authorizationCode: String?, _ nonce: String?, _ fullName: String?, _ redirectURI: String
         ) async throws -> AuthTokens
 
     let settings: Settings?
@@ -151,25 +156,32 @@ public struct AppleWebFlow: Sendable {
     /// scheme, with a hand-off code or an error code. Never throws: every failure becomes `?error=`.
     ///
     /// `browserBinding` is the value of the cookie `/auth/apple/authorize` set in the browser that
-    /// started the flow; a `state` is accepted only together with it, and only once.
+    /// started the flow; a `state` is accepted only together with it, and only once. Its use is
+    /// recorded only after Apple's identity token verified and the client was admitted under its cap,
+    /// so a callback without a valid token writes nothing.
     /// - Parameters:
     ///   - form: Apple's form fields.
     ///   - browserBinding: The binding cookie's value, if sent.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    ///   - signIn: Signs in with Apple's identity token (``SocialSignIn`` passes its own).
+    ///   - verify: Verifies the identity token and admits the client (``SocialSignIn`` passes its own).
+    ///   - signIn: Signs in with the verified identity (``SocialSignIn`` passes its own).
     /// - Returns: The app-scheme URL to send the browser to.
-    func callback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger, signIn: AppleSignIn) async -> String {
+    func callback(
+        form: [String: String],
+        browserBinding: String?,
+        client: ClientInfo,
+        logger: Logger,
+        verify: AppleVerify,
+        signIn: AppleSignIn
+    ) async -> String {
         guard let settings = try? enabled() else { return target(["error": "provider_disabled"]) }
         let now = clock.now()
         var state: AppleWebState?
         if let raw = form["state"], !raw.isEmpty {
-            switch await accept(state: raw, browserBinding: browserBinding, at: now) {
-            case .success(let accepted):
-                state = accepted
-            case .failure(.storeFailed(let error)):
-                logger.error("Apple callback could not record the state's use", metadata: ["error": .string("\(error)")])
-                return target(["error": "internal_error"])
+            switch check(state: raw, browserBinding: browserBinding, at: now) {
+            case .success(let checked):
+                state = checked
             case .failure(let reason):
                 logger.info("Apple callback refused: invalid state", metadata: ["reason": .string(reason.description)])
                 return target(["error": "invalid_state"])
@@ -178,45 +190,60 @@ public struct AppleWebFlow: Sendable {
         if let error = form["error"] {
             return target(["error": Self.appleErrorCode(error)])
         }
-        switch settings.mode {
-        case .forward:
+        if settings.mode == .forward, state == nil {
             // The seeds' clients build Apple's URL themselves and send no state; the app posts the
-            // id_token to /auth/apple next, where it is verified.
-            guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
-            let user = Self.parseUser(form["user"])
-            var items: [String: String] = ["id_token": idToken]
-            if let code = form["code"] { items["code"] = code }
-            if let email = user.email { items["email"] = email }
-            if let name = user.name { items["name"] = name }
-            return target(items)
-        case .handoff:
-            guard let state else { return target(["error": "invalid_state"]) }
-            guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
-            do {
-                let tokens = try await signIn(idToken, form["code"], state.nonce, Self.parseUser(form["user"]).name, settings.redirectURI)
-                let code = random.token(bytes: 32)
-                let hash = Digests.sha256Base64URL(code)
-                let sealed = try box.seal(Self.encode(tokens), context: "handoff:\(hash)")
-                let record = HandoffRecord(
-                    codeHash: hash,
-                    codeChallenge: state.codeChallenge,
-                    sealedTokens: sealed,
-                    createdAt: now,
-                    expiresAt: now.addingTimeInterval(settings.handoffLifetime)
-                )
-                try await store.write { tx in try await tx.insertHandoff(record) }
-                return target(["code": code])
-            } catch let error as GatehouseError {
-                logger.info(
-                    "Apple callback refused",
-                    metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")]
-                )
-                return target(["error": error.code.rawValue])
-            } catch {
-                logger.error("Apple callback failed", metadata: ["error": .string("\(error)")])
-                return target(["error": "internal_error"])
-            }
+            // id_token to /auth/apple next, where it is verified. Nothing is recorded.
+            return forward(form)
         }
+        guard let state, let raw = form["state"] else { return target(["error": "invalid_state"]) }
+        guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
+        do {
+            let identity = try await verify(idToken, state.nonce, settings.servicesID)
+            switch await record(state: raw, state, at: now) {
+            case .success: break
+            case .failure(.storeFailed(let error)):
+                logger.error("Apple callback could not record the state's use", metadata: ["error": .string("\(error)")])
+                return target(["error": "internal_error"])
+            case .failure(let reason):
+                logger.info("Apple callback refused: invalid state", metadata: ["reason": .string(reason.description)])
+                return target(["error": "invalid_state"])
+            }
+            if settings.mode == .forward { return forward(form) }
+            let tokens = try await signIn(identity, form["code"], state.nonce, Self.parseUser(form["user"]).name, settings.redirectURI)
+            let code = random.token(bytes: 32)
+            let hash = Digests.sha256Base64URL(code)
+            let sealed = try box.seal(Self.encode(tokens), context: "handoff:\(hash)")
+            let record = HandoffRecord(
+                codeHash: hash,
+                codeChallenge: state.codeChallenge,
+                sealedTokens: sealed,
+                createdAt: now,
+                expiresAt: now.addingTimeInterval(settings.handoffLifetime)
+            )
+            try await store.write { tx in try await tx.insertHandoff(record) }
+            return target(["code": code])
+        } catch let error as GatehouseError {
+            logger.info(
+                "Apple callback refused",
+                metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")]
+            )
+            return target(["error": error.code.rawValue])
+        } catch {
+            logger.error("Apple callback failed", metadata: ["error": .string("\(error)")])
+            return target(["error": "internal_error"])
+        }
+    }
+
+    /// The seeds' form of the answer: Apple's fields forwarded to the app, which posts the
+    /// `id_token` to `/auth/apple`.
+    func forward(_ form: [String: String]) -> String {
+        guard let idToken = form["id_token"], !idToken.isEmpty else { return target(["error": "invalid_request"]) }
+        let user = Self.parseUser(form["user"])
+        var items: [String: String] = ["id_token": idToken]
+        if let code = form["code"] { items["code"] = code }
+        if let email = user.email { items["email"] = email }
+        if let name = user.name { items["name"] = name }
+        return target(items)
     }
 
     /// Why a returned `state` was refused; logged, never shown (the browser only sees `invalid_state`).
@@ -236,19 +263,24 @@ public struct AppleWebFlow: Sendable {
         }
     }
 
-    /// Opens the sealed state, checks its expiry and the browser binding (constant time), then records
-    /// its use; only the first use of a state gets it back.
-    func accept(state raw: String, browserBinding: String?, at now: Date) async -> Result<AppleWebState, StateRefusal> {
+    /// Opens the sealed state and checks its expiry and the browser binding (constant time). Writes
+    /// nothing: ``record(state:_:at:)`` spends it once the identity token has verified.
+    func check(state raw: String, browserBinding: String?, at now: Date) -> Result<AppleWebState, StateRefusal> {
         guard let state = AppleWebState.open(raw, with: box) else { return .failure(.unreadable) }
         guard state.expiresAt > now else { return .failure(.expired) }
         guard let browserBinding, !browserBinding.isEmpty, browserBinding.utf8.count <= 256 else { return .failure(.noBrowserBinding) }
         guard ConstantTime.equals(AppleWebState.bindingHash(of: browserBinding), state.bindingHash) else { return .failure(.otherBrowser) }
+        return .success(state)
+    }
+
+    /// Records a checked state's use; only the first use of a state succeeds.
+    func record(state raw: String, _ state: AppleWebState, at now: Date) async -> Result<Void, StateRefusal> {
         let hash = Digests.sha256Base64URL(raw)
         do {
             let first = try await store.write { tx in
                 try await tx.recordAuthorizationStateUse(hash: hash, codeChallenge: state.codeChallenge, expiresAt: state.expiresAt, at: now)
             }
-            return first ? .success(state) : .failure(.alreadyUsed)
+            return first ? .success(()) : .failure(.alreadyUsed)
         } catch {
             return .failure(.storeFailed(error))
         }

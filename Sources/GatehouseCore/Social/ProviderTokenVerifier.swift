@@ -65,6 +65,16 @@ public struct ProviderTokenVerifier: Sendable {
         self.clock = clock
     }
 
+    /// This verifier accepting `audience` alone (same keys and rules): Apple's web flow takes only
+    /// tokens issued to its Services ID, never one issued to an app's bundle id.
+    /// - Parameter audience: The one audience to accept.
+    /// - Returns: The narrowed verifier (disabled if this one is).
+    public func accepting(onlyAudience audience: String) -> ProviderTokenVerifier {
+        guard var narrowed = settings else { return self }
+        narrowed.allowedAudiences = [audience]
+        return ProviderTokenVerifier(provider: provider, settings: narrowed, clock: clock)
+    }
+
     /// Whether an audience is configured; a disabled verifier refuses every token with `provider_disabled`.
     public var isEnabled: Bool { settings != nil }
     /// The provider's key set, `nil` when disabled (the server refreshes it in the background).
@@ -136,7 +146,7 @@ public struct ProviderTokenVerifier: Sendable {
         }
         let name = provider == .google ? claims["name"]?.stringValue : nil
         let verified = email != nil && emailVerified
-        return VerifiedIdentity(
+        var identity = VerifiedIdentity(
             provider: provider,
             subject: sub,
             email: email,
@@ -146,6 +156,8 @@ public struct ProviderTokenVerifier: Sendable {
             name: name,
             audience: audience
         )
+        identity.authorizationCodeHash = claims["c_hash"]?.stringValue
+        return identity
     }
 
     /// Google's own domains, where a verified Google address is a Gmail mailbox.

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import GatehouseInfrastructure
 
 /// What a provider's ID token proved, after every check passed.
 public struct VerifiedIdentity: Sendable, Equatable {
@@ -30,6 +32,9 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public var name: String?
     /// The `aud` the token was issued to (the client id that received it).
     public var audience: String
+    /// The token's `c_hash` (Apple: the left half of the SHA-256 of the authorization code issued
+    /// with it, base64url), if it has one: a code presented with the token must match it.
+    public var authorizationCodeHash: String?
 
     /// Creates an identity from checked claims.
     /// - Parameters:
@@ -94,5 +99,17 @@ public struct ProviderSignIn: Sendable {
         self.fullNameHint = fullNameHint
         self.appleAuthorizationCode = appleAuthorizationCode
         self.appleRedirectURI = appleRedirectURI
+    }
+}
+
+extension VerifiedIdentity {
+    /// Whether `code` may be the authorization code issued with this token: true when the token
+    /// carries no `c_hash`, else whether the code hashes to it (OpenID Connect Core 3.3.2.11).
+    /// - Parameter code: The authorization code presented with the token.
+    /// - Returns: Whether the two belong together as far as the token can tell.
+    public func matchesAuthorizationCode(_ code: String) -> Bool {
+        guard let expected = authorizationCodeHash else { return true }
+        let digest = Array(SHA256.hash(data: Array(code.utf8)))
+        return ConstantTime.equals(Base64URL.encode(Array(digest.prefix(16))), expected)
     }
 }

@@ -1,7 +1,8 @@
 import Logging
 
 /// Apple's web and Android flow reaches the core through the same use case as the native exchange:
-/// the callback signs in with ``SocialSignIn/signInWithApple(identityToken:authorizationCode:nonce:fullName:redirectURI:client:logger:)``.
+/// the callback verifies with the same verifier (narrowed to the Services ID) and signs in through
+/// the same provider step.
 extension SocialSignIn {
     /// Starts the web flow: Apple's authorize URL with a sealed single-use state.
     /// - Parameters:
@@ -14,7 +15,10 @@ extension SocialSignIn {
         try await appleWeb.authorize(codeChallenge: codeChallenge, nonce: nonce, logger: logger)
     }
 
-    /// Handles Apple's form post; never throws (every failure becomes `?error=` on the app's URL).
+    /// Handles Apple's form post; never throws (every failure becomes `?error=` on the app's URL). The
+    /// identity token is verified for the Services ID only, failures count against the client as on
+    /// the native exchange, and each client's recorded callbacks are capped
+    /// (``RateLimitSettings/appleCallbackPerClient``) before anything is written.
     /// - Parameters:
     ///   - form: Apple's form fields.
     ///   - browserBinding: The binding cookie's value, if the browser sent it.
@@ -22,17 +26,30 @@ extension SocialSignIn {
     ///   - logger: The request's logger.
     /// - Returns: The app-scheme URL to send the browser to.
     public func appleWebCallback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger) async -> String {
-        await appleWeb.callback(form: form, browserBinding: browserBinding, client: client, logger: logger) { idToken, code, nonce, name, redirect in
-            try await signInWithApple(
-                identityToken: idToken,
-                authorizationCode: code,
-                nonce: nonce,
-                fullName: name,
-                redirectURI: redirect,
-                client: client,
-                logger: logger
-            )
-        }
+        let limiter = self.limiter
+        return await appleWeb.callback(
+            form: form,
+            browserBinding: browserBinding,
+            client: client,
+            logger: logger,
+            verify: { idToken, nonce, servicesID in
+                let identity = try await verify(idToken, nonce: nonce, with: apple.accepting(onlyAudience: servicesID), client: client)
+                try await limiter.consume([limiter.bucket(limiter.settings.appleCallbackPerClient, client: client)])
+                return identity
+            },
+            signIn: { identity, code, nonce, name, redirect in
+                try await events.observing("apple") {
+                    let request = ProviderSignIn(
+                        identity: identity,
+                        nonce: nonce,
+                        fullNameHint: name,
+                        appleAuthorizationCode: code,
+                        appleRedirectURI: redirect
+                    )
+                    return try await signIn(request, client: client, logger: logger)
+                }
+            }
+        )
     }
 
     /// The app-scheme URL carrying `items` (for answers the callback page gives without the flow).

@@ -99,8 +99,14 @@ public struct SocialSignIn: Sendable {
         }
     }
 
-    /// The provider's part, with the display-name hint checked (a bad hint is dropped, not refused).
+    /// The provider's part, with the display-name hint checked (a bad hint is dropped, not refused)
+    /// and an Apple authorization code checked against the token's `c_hash`: a code issued to someone
+    /// else, sent with your own token, is refused before anything is exchanged.
     func signIn(_ request: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        if let code = request.appleAuthorizationCode, !request.identity.matchesAuthorizationCode(code) {
+            try await recordFailedVerification(client: client)
+            throw GatehouseError.invalidToken(cause: "apple: the authorization code was not issued with this identity token (c_hash)")
+        }
         var request = request
         request.fullNameHint = (try? InputRules.displayName(request.fullNameHint)) ?? nil
         let outcome = try await backend.signInWithProvider(request, client: client, logger: logger)

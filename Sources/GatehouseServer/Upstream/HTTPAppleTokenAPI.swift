@@ -12,7 +12,7 @@ struct HTTPAppleTokenAPI: AppleTokenAPI {
     let credentials: AppleCredentials
     let clock: any TimeSource
 
-    func exchange(code: String, clientID: String, redirectURI: String?) async throws -> String? {
+    func exchange(code: String, clientID: String, redirectURI: String?) async throws -> AppleTokenGrant {
         var fields = [
             ("client_id", clientID), ("client_secret", try credentials.clientSecret(clientID: clientID, now: clock.now())),
             ("code", code), ("grant_type", "authorization_code"),
@@ -25,7 +25,7 @@ struct HTTPAppleTokenAPI: AppleTokenAPI {
         guard case .object(let json) = try StrictJSONParser().parse(response.body) else {
             throw GatehouseError.internalError(cause: "Apple /auth/token answered something that is not a JSON object")
         }
-        return json["refresh_token"]?.stringValue
+        return AppleTokenGrant(refreshToken: json["refresh_token"]?.stringValue, idToken: json["id_token"]?.stringValue)
     }
 
     func revoke(refreshToken: String, clientID: String) async throws {
