@@ -45,6 +45,8 @@ struct AppleWebController {
                 logger: context.logger
             )
             page = AppleCallbackPage.response(redirectingTo: target)
+        } catch let error as TransportError where error.code == .malformedBody {
+            throw error  // broken framing: no browser sent this, so no page; a 400
         } catch let error as any ContractFailure {
             context.logger.info("Apple callback with an unreadable form", metadata: ["error.code": .string(error.wireCode)])
             page = AppleCallbackPage.response(redirectingTo: social.appleWebTarget(["error": "invalid_request"]))

@@ -10,6 +10,9 @@ public struct TransportError: Error, Sendable, HTTPResponseError, ContractFailur
         case methodNotAllowed = "method_not_allowed"
         case payloadTooLarge = "payload_too_large"
         case unsupportedMediaType = "unsupported_media_type"
+        /// The body's HTTP framing is broken (a bad chunk, an unknown transfer coding) or the client
+        /// went away before sending it all: the client's error, never the server's.
+        case malformedBody = "invalid_request"
     }
 
     /// The refusal.
@@ -18,6 +21,8 @@ public struct TransportError: Error, Sendable, HTTPResponseError, ContractFailur
     public let message: String
     /// The methods the path does allow (405 only), sent as `Allow`.
     public let allowedMethods: [HTTPRequest.Method]
+    /// What went wrong, for the log only (never sent).
+    let cause: String?
 
     /// - Parameters:
     ///   - code: The refusal.
@@ -27,6 +32,25 @@ public struct TransportError: Error, Sendable, HTTPResponseError, ContractFailur
         self.code = code
         self.message = message
         self.allowedMethods = allowedMethods
+        self.cause = nil
+    }
+
+    init(_ code: Code, _ message: String, cause: String) {
+        self.code = code
+        self.message = message
+        self.allowedMethods = []
+        self.cause = cause
+    }
+
+    /// A body that could not be read: broken framing, or the connection ended mid-body.
+    /// - Parameter error: What the HTTP layer reported, for the log.
+    /// - Returns: The refusal (400).
+    static func malformedBody(_ error: any Error) -> TransportError {
+        TransportError(
+            .malformedBody,
+            "The request body could not be read: its HTTP framing is malformed, or the connection ended before it was complete.",
+            cause: String(describing: error)
+        )
     }
 
     /// No route has this path.
@@ -46,11 +70,12 @@ public struct TransportError: Error, Sendable, HTTPResponseError, ContractFailur
         case .methodNotAllowed: .methodNotAllowed
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
+        case .malformedBody: .badRequest
         }
     }
 
     var wireCode: String { code.rawValue }
-    var logCause: String? { nil }
+    var logCause: String? { cause }
     var extraHeaders: HTTPFields {
         allowedMethods.isEmpty ? [:] : [.allow: allowedMethods.map(\.rawValue).joined(separator: ", ")]
     }

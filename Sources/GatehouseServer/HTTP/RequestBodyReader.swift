@@ -63,7 +63,7 @@ struct RequestBodyReader: Sendable {
     /// Collects at most ``limit`` bytes; a declared or actual larger body is refused without reading it all.
     /// - Parameter request: The request.
     /// - Returns: The body.
-    /// - Throws: ``TransportError`` 413.
+    /// - Throws: ``TransportError`` 413, or 400 when the body's framing is broken.
     func collect(_ request: Request) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw TransportError.payloadTooLarge(limit: limit)
@@ -76,6 +76,11 @@ struct RequestBodyReader: Sendable {
             throw TransportError.payloadTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw TransportError.payloadTooLarge(limit: limit)
+        } catch {
+            // Anything else the body stream throws is the HTTP parser refusing the framing (a bad chunk
+            // size, a chunk longer than declared, an unknown transfer coding) or the client closing
+            // mid-body: a 400 logged as a refusal, never a server failure.
+            throw TransportError.malformedBody(error)
         }
     }
 
