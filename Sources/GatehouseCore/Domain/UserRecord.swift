@@ -60,4 +60,9 @@ public struct UserRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The name a mail to this user may greet them by: only once the address is proven. Until then
+    /// the name is text whoever signed up with the address chose, and a mail from the product's own
+    /// sender must carry none of it ("Your account will be closed. Call +1-900-…" as a name).
+    public var nameForMail: String? { confirmed ? name : nil }
 }

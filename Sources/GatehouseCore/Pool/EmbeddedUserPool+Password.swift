@@ -19,7 +19,7 @@ extension EmbeddedUserPool {
             let code = try await storeCode(for: user, emailKey: email.key, purpose: .resetPassword, lifetime: lifetime, now: now, in: tx)
             // A decoy row for an unknown address: the same work either way.
             let request = user.map {
-                MailRequest(kind: .resetPassword, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+                MailRequest(kind: .resetPassword, to: $0.email ?? email.value, name: $0.nameForMail, code: code, lifetime: Int(lifetime))
             }
             try await mail.enqueue(request, now: now, in: tx)
         }
@@ -54,9 +54,13 @@ extension EmbeddedUserPool {
         }
         let outcome: Outcome = try await store.write { tx in
             guard var user = try await tx.user(emailKey: email.key) else { return .check(.mismatch) }
+            // Greet by name only if the address was proven before this reset (else the name is a stranger's).
+            let greeting = user.nameForMail
             let check = try await checkCode(code, for: user, purpose: .resetPassword, now: now, in: tx)
             guard case .accepted = check else { return .check(check) }
             user.passwordHash = newHash
+            // Taking back an unconfirmed account also drops the name whoever started it chose.
+            if !user.confirmed { user.name = nil }
             user.confirmed = true
             user.emailVerified = true
             user.updatedAt = now
@@ -67,7 +71,7 @@ extension EmbeddedUserPool {
             }
             let ended = try await tx.revokeSessions(userID: user.id, except: nil, at: now, reason: .passwordReset)
             try await syncProfile(with: user, in: tx)
-            let notice = MailRequest(kind: .passwordChanged, to: user.email ?? email.value, name: user.name, reset: true)
+            let notice = MailRequest(kind: .passwordChanged, to: user.email ?? email.value, name: greeting, reset: true)
             try await mail.enqueue(notice, now: now, in: tx)
             return .reset(user, ended: ended)
         }

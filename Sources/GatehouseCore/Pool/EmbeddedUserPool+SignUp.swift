@@ -50,7 +50,8 @@ extension EmbeddedUserPool {
                 try await tx.insertUser(user)
                 try await tx.insertIdentity(passwordIdentity(for: user, at: now))
                 try await tx.replaceCode(codeRecord)
-                let request = MailRequest(kind: .confirmSignUp, to: email.value, name: name, code: code, lifetime: Int(lifetime))
+                // No name: the address is not proven, so nothing the requester typed goes to it.
+                let request = MailRequest(kind: .confirmSignUp, to: email.value, name: user.nameForMail, code: code, lifetime: Int(lifetime))
                 try await mail.enqueue(request, now: now, in: tx)
                 return .created(user)
             }
@@ -68,7 +69,7 @@ extension EmbeddedUserPool {
             return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
         case .existing(let user):
             if let user, try await claimAddressMail() {
-                let notice = MailRequest(kind: .alreadyRegistered, to: user.email ?? email.value, name: user.name, confirmed: user.confirmed)
+                let notice = MailRequest(kind: .alreadyRegistered, to: user.email ?? email.value, name: user.nameForMail, confirmed: user.confirmed)
                 try await store.write { tx in try await mail.enqueue(notice, now: now, in: tx) }
                 mail.committed()
             }
@@ -126,7 +127,7 @@ extension EmbeddedUserPool {
             let code = try await storeCode(for: target, emailKey: email.key, purpose: .confirmSignUp, lifetime: lifetime, now: now, in: tx)
             // A decoy row for an address without an unconfirmed account: the same work either way.
             let request = target.map {
-                MailRequest(kind: .confirmSignUp, to: $0.email ?? email.value, name: $0.name, code: code, lifetime: Int(lifetime))
+                MailRequest(kind: .confirmSignUp, to: $0.email ?? email.value, name: $0.nameForMail, code: code, lifetime: Int(lifetime))
             }
             try await mail.enqueue(request, now: now, in: tx)
         }
