@@ -95,7 +95,7 @@ public final class SQLStore: GatehouseStore {
             try await count(
                 """
                 DELETE FROM gh_rate_limits WHERE window_start < \(bind: dayAgo)
-                AND (blocked_until IS NULL OR blocked_until < \(bind: t)) RETURNING bucket
+                AND (blocked_until_ms IS NULL OR blocked_until_ms < \(bind: t * 1000)) RETURNING bucket
                 """
             )
             return removed

@@ -65,7 +65,7 @@ extension SQLTransaction {
     // MARK: Rate limits
 
     func counter(bucket: String) async throws -> RateCounter? {
-        try await first("SELECT count, window_start, blocked_until FROM gh_rate_limits WHERE bucket = \(bind: bucket)").map(Self.decodeCounter)
+        try await first("SELECT count, window_start, blocked_until_ms FROM gh_rate_limits WHERE bucket = \(bind: bucket)").map(Self.decodeCounter)
     }
 
     func incrementCounter(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter {
@@ -74,12 +74,14 @@ extension SQLTransaction {
         guard
             let row = try await first(
                 """
-                INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
+                INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until, blocked_until_ms)
+                VALUES (\(bind: bucket), 1, \(bind: t), NULL, NULL)
                 ON CONFLICT (bucket) DO UPDATE SET
                     count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
                     blocked_until = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until END,
+                    blocked_until_ms = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until_ms END,
                     window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
-                RETURNING count, window_start, blocked_until
+                RETURNING count, window_start, blocked_until_ms
                 """
             )
         else { throw GatehouseError.internalError(cause: "rate-limit upsert returned nothing") }
@@ -88,18 +90,21 @@ extension SQLTransaction {
 
     func reserveAttempt(bucket: String, now: Date, window: TimeInterval) async throws -> RateCounter? {
         let t = now.epochSeconds
+        let ms = now.epochMilliseconds
         let cutoff = t - Int64(window.rounded(.up))
         // One statement: a blocked bucket matches no row to update, so nothing is counted and nothing
         // returned; concurrent reservations of one bucket take turns on its row lock.
         return try await first(
             """
-            INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES (\(bind: bucket), 1, \(bind: t), NULL)
+            INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until, blocked_until_ms)
+            VALUES (\(bind: bucket), 1, \(bind: t), NULL, NULL)
             ON CONFLICT (bucket) DO UPDATE SET
                 count = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN 1 ELSE gh_rate_limits.count + 1 END,
                 blocked_until = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until END,
+                blocked_until_ms = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN NULL ELSE gh_rate_limits.blocked_until_ms END,
                 window_start = CASE WHEN gh_rate_limits.window_start <= \(bind: cutoff) THEN \(bind: t) ELSE gh_rate_limits.window_start END
-            WHERE gh_rate_limits.blocked_until IS NULL OR gh_rate_limits.blocked_until <= \(bind: t)
-            RETURNING count, window_start, blocked_until
+            WHERE gh_rate_limits.blocked_until_ms IS NULL OR gh_rate_limits.blocked_until_ms <= \(bind: ms)
+            RETURNING count, window_start, blocked_until_ms
             """
         ).map(Self.decodeCounter)
     }
@@ -108,14 +113,19 @@ extension SQLTransaction {
         try await db.raw(
             """
             UPDATE gh_rate_limits SET count = count - 1,
-                blocked_until = CASE WHEN blocked_until = \(bind: blockedUntil?.epochSeconds) THEN NULL ELSE blocked_until END
+                blocked_until = CASE WHEN blocked_until_ms = \(bind: blockedUntil?.epochMilliseconds) THEN NULL ELSE blocked_until END,
+                blocked_until_ms = CASE WHEN blocked_until_ms = \(bind: blockedUntil?.epochMilliseconds) THEN NULL ELSE blocked_until_ms END
             WHERE bucket = \(bind: bucket) AND window_start = \(bind: windowStart.epochSeconds) AND count > 0
             """
         ).run()
     }
 
     func setBlockedUntil(bucket: String, until: Date) async throws {
-        try await db.raw("UPDATE gh_rate_limits SET blocked_until = \(bind: until.epochSeconds) WHERE bucket = \(bind: bucket)").run()
+        // Whole seconds rounded up for an older instance in a rolling upgrade; this version reads the milliseconds.
+        let seconds = Int64((until.timeIntervalSince1970).rounded(.up))
+        try await db.raw(
+            "UPDATE gh_rate_limits SET blocked_until = \(bind: seconds), blocked_until_ms = \(bind: until.epochMilliseconds) WHERE bucket = \(bind: bucket)"
+        ).run()
     }
 
     func deleteCounter(bucket: String) async throws {
@@ -123,7 +133,11 @@ extension SQLTransaction {
     }
 
     static func decodeCounter(_ row: any SQLRow) throws -> RateCounter {
-        RateCounter(count: try row.int("count"), windowStart: try row.date("window_start"), blockedUntil: try row.optionalDate("blocked_until"))
+        RateCounter(
+            count: try row.int("count"),
+            windowStart: try row.date("window_start"),
+            blockedUntil: try row.optionalMillisecondDate("blocked_until_ms")
+        )
     }
 
     // MARK: Settings

@@ -33,4 +33,7 @@ extension SQLRow {
     func int(_ column: String) throws -> Int { try decode(column: column, as: Int.self) }
     func date(_ column: String) throws -> Date { Date(epochSeconds: try decode(column: column, as: Int64.self)) }
     func optionalDate(_ column: String) throws -> Date? { try decode(column: column, as: Int64?.self).map(Date.init(epochSeconds:)) }
+    func optionalMillisecondDate(_ column: String) throws -> Date? {
+        try decode(column: column, as: Int64?.self).map(Date.init(epochMilliseconds:))
+    }
 }

@@ -28,5 +28,6 @@ struct Migration: Sendable {
         .mailQueue,
         .phoneNumbers,
         .operatorFlags,
+        .throttleMilliseconds,
     ]
 }
