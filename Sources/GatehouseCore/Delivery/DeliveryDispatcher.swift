@@ -71,8 +71,8 @@ public final class DeliveryDispatcher: Sendable {
         for channel in channels.values { await channel.shutdown() }
     }
 
-    /// Works through the queue until the task is cancelled: a pass at every wake-up, and at least every
-    /// poll interval (retries coming due, messages queued by other instances). A pass that cannot read
+    /// Works through the queue until the task is cancelled: a pass shortly after every wake-up
+    /// (``MailDeliverySettings/wakeUpDelay``), and at least every poll interval (retries coming due, messages queued by other instances). A pass that cannot read
     /// the queue is logged and tried again at the next poll.
     public func run() async {
         while !Task.isCancelled {
@@ -84,6 +84,9 @@ public final class DeliveryDispatcher: Sendable {
                 logger.warning("could not read the delivery queue; retrying", metadata: ["error": .string("\(error)")])
             }
             await wakeUp.wait(timeout: .milliseconds(Int(settings.pollInterval * 1000)))
+            // Whatever woke us, the request that queued a message answers first (forgot and resend
+            // must take as long for a registered address as for a decoy).
+            try? await Task.sleep(for: .milliseconds(Int(settings.wakeUpDelay * 1000)))
         }
     }
 

@@ -15,6 +15,10 @@ public struct MailDeliverySettings: Sendable, Equatable {
     public var lease: TimeInterval = 300
     /// How often the queue is read without a wake-up (messages queued by other instances, retries).
     public var pollInterval: TimeInterval = 5
+    /// How long a pass waits after a wake-up before it claims anything: the request that queued the
+    /// message (or a decoy) has answered by then, so delivery work (decrypting, rendering, sending)
+    /// never competes with that answer and a registered address answers as fast as an unknown one.
+    public var wakeUpDelay: TimeInterval = 0.05
     /// Messages sent at once by one instance.
     public var concurrency = 4
     /// How long sent, dead and decoy rows stay (`GATEHOUSE_MAIL_RETENTION`, seconds, default 7 days);
