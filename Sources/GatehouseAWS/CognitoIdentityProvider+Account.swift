@@ -58,6 +58,12 @@ extension CognitoIdentityProvider {
         }
     }
 
+    /// Cognito keeps how a session signed in to itself, and phone sign-in is not offered on Cognito, so
+    /// no step-up is asked here.
+    /// - Parameter principal: The caller.
+    /// - Returns: nil.
+    public func stepUpFacts(principal: Principal) async throws -> StepUpFacts? { nil }
+
     /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission),
     /// then everything of theirs here in one transaction (with the cut-off that ends their tokens here
     /// and their Apple tokens queued for revocation). If Cognito cannot be reached nothing changes and

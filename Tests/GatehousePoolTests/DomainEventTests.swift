@@ -37,7 +37,7 @@ struct DomainEventTests {
             let principal = try await h.me(tokens)
             _ = try await h.profiles.update(for: principal, fullName: .some("  Alice L.  "), logger: h.logger)
             #expect(recorder.events.last == .profileChanged(sub: principal.sub))
-            try await h.accounts.delete(for: principal, logger: h.logger)
+            try await h.accounts.delete(for: principal, client: h.client, logger: h.logger)
             #expect(recorder.events.last == .userDeleted(sub: principal.sub))
             await #expect { try await h.me(tokens) } throws: { GatehouseError.Code.of($0) == .unauthorized }
         }

@@ -178,7 +178,7 @@ struct PasswordAndAccountTests {
             let profiles = h.profiles
             let view = try await profiles.view(for: principal, logger: h.logger)
             #expect(view.profile.email == "alice@example.com" && view.profile.fullName == "Alice" && view.identities.map(\.provider) == ["password"])
-            try await h.accounts.delete(for: principal, logger: h.logger)
+            try await h.accounts.delete(for: principal, client: h.client, logger: h.logger)
             await #expect { try await h.me(tokens) } throws: { GatehouseError.Code.of($0) == .unauthorized }
             await #expect { try await h.sessions.refresh(refreshToken: tokens.refreshToken, client: h.client, logger: h.logger) } throws: {
                 GatehouseError.Code.of($0) == .invalidGrant

@@ -66,7 +66,7 @@ struct PhoneLinkingTests {
             _ = try await PhoneSignInTests.send(h, Self.number)
             let first = try await PhoneSignInTests.verify(h, Self.number, code: try await PhoneSignInTests.code(h, Self.number))
             let firstSub = try await h.me(first).sub
-            try await h.accounts.delete(for: try await h.me(first), logger: h.logger)
+            try await h.accounts.delete(for: try await h.me(first), client: h.client, logger: h.logger)
             h.clock.advance(by: 61)
             _ = try await PhoneSignInTests.send(h, Self.number)
             let second = try await PhoneSignInTests.verify(h, Self.number, code: try await PhoneSignInTests.code(h, Self.number))

@@ -165,7 +165,14 @@ struct PhoneSignInTests {
 
     @Test func phoneSignInIsOffWithoutCountries() async throws {
         try await PoolHarness.run { h in
-            let off = PhoneSignIn(backend: h.pool, policy: .disabled, limiter: h.limiter, events: NoAuthEvents(), domainEvents: h.domainEvents)
+            let off = PhoneSignIn(
+                backend: h.pool,
+                policy: .disabled,
+                limiter: h.limiter,
+                events: NoAuthEvents(),
+                domainEvents: h.domainEvents,
+                stepUp: h.stepUp
+            )
             for attempt in [
                 { _ = try await off.sendCode(phone: Self.number, client: h.client, logger: h.logger) },
                 { _ = try await off.verifyCode(phone: Self.number, code: "123456", client: h.client, logger: h.logger) },

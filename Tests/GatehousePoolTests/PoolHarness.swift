@@ -24,6 +24,7 @@ struct PoolHarness: Sendable {
     let texts: CapturingSMS
     /// Phone sign-in over ``pool``, texting +1, +44 and +49 numbers.
     let phone: PhoneSignIn
+    let stepUp: StepUp
     /// Delivers the mail queue, on demand through ``mailer``.
     let dispatcher: DeliveryDispatcher
     let liveness: CachedSessionLiveness
@@ -36,6 +37,7 @@ struct PoolHarness: Sendable {
         database: TestDatabase = .sqlite,
         settings: PoolSettings = PoolSettings(),
         logN: Int = 4,
+        stepUpMaxAge: TimeInterval? = nil,
         hasher makeHasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
         _ body: @escaping @Sendable (PoolHarness) async throws -> T
     ) async throws -> T {
@@ -93,13 +95,15 @@ struct PoolHarness: Sendable {
             let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
             let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
             let pool = makePool(logN)
+            let passwords = PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events)
+            let stepUp = StepUp(backend: pool, passwords: passwords, clock: clock, maxAge: stepUpMaxAge)
             return try await body(
                 PoolHarness(
                     store: store,
                     pool: pool,
-                    passwords: PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    passwords: passwords,
                     sessions: Sessions(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
-                    accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events),
+                    accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events, stepUp: stepUp),
                     profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events),
                     domainEvents: events,
                     limiter: limiter,
@@ -111,8 +115,10 @@ struct PoolHarness: Sendable {
                         policy: SMSCountryPolicy(allowedCountries: ["US", "CA", "GB", "DE"]),
                         limiter: limiter,
                         events: NoAuthEvents(),
-                        domainEvents: events
+                        domainEvents: events,
+                        stepUp: stepUp
                     ),
+                    stepUp: stepUp,
                     dispatcher: dispatcher,
                     liveness: liveness,
                     makePool: makePool

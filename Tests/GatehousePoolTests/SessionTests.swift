@@ -126,7 +126,7 @@ struct SessionTests {
                 let logger = h.logger
                 let client = h.client
                 let racing = Task { try await pool.signInWithProvider(signIn, client: client, logger: logger).tokens }
-                let deletion = Task { try await accounts.delete(for: principal, logger: logger) }
+                let deletion = Task { try await accounts.delete(for: principal, client: client, logger: logger) }
                 let tokens = try await racing.value
                 try await deletion.value
                 let claims = try CompactJWS(parsing: tokens.accessToken).claims

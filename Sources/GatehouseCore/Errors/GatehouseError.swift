@@ -22,6 +22,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case unauthorized = "unauthorized"
             case userNotConfirmed = "user_not_confirmed"
             case forbidden = "forbidden"
+            case reauthenticationRequired = "reauthentication_required"
             case notFound = "not_found"
             case conflict = "conflict"
             case tooManyRequests = "too_many_requests"
@@ -59,6 +60,9 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         public static let userNotConfirmed = Code(.userNotConfirmed)
         /// 403: the request is understood but refused (a provider identity without a verified email Cognito can use).
         public static let forbidden = Code(.forbidden)
+        /// 403: a sensitive action (deleting the account, changing its phone number) needs a sign-in at
+        /// least as strong as the strongest way into the account, or its current password.
+        public static let reauthenticationRequired = Code(.reauthenticationRequired)
         /// 404: the resource does not exist (or no longer does).
         public static let notFound = Code(.notFound)
         /// 409: the change collides with existing state (a provider sign-in for an email a password account owns).

@@ -37,6 +37,27 @@ extension EmbeddedUserPool {
         return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name, phone: user.phone)
     }
 
+    /// The session's sign-in method and time and the account's identities (a user with a password
+    /// has a password identity).
+    /// - Parameter principal: The caller.
+    /// - Returns: The facts.
+    /// - Throws: `unauthorized` when the session or the user is gone.
+    public func stepUpFacts(principal: Principal) async throws -> StepUpFacts? {
+        try await store.read { tx in
+            guard let session = try await tx.session(id: principal.sessionID), session.userID == principal.sub,
+                let user = try await tx.user(id: principal.sub)
+            else { throw GatehouseError.unauthorized(cause: "session or user gone") }
+            var methods = Set(try await tx.identities(userID: user.id).map { SignInMethod(identity: $0.provider) })
+            if user.passwordHash != nil { methods.insert(.password) }
+            return StepUpFacts(
+                session: SignInMethod(session: session.method),
+                authenticatedAt: session.authTime,
+                account: methods,
+                hasPassword: user.passwordHash != nil
+            )
+        }
+    }
+
     /// Deletes the user, the app profile, every session, code and linked identity in one transaction;
     /// the user's Apple tokens are queued for revocation in the same transaction.
     /// - Parameters:

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// The account side of an identity provider: what the just-in-time profile starts from, where a
-/// new display name is kept, and deletion.
+/// new display name is kept, what a step-up check needs, and deletion.
 public protocol AccountBackend: Sendable {
     /// What the provider knows about the user, to seed the just-in-time profile.
     /// - Parameters:
@@ -28,4 +28,10 @@ public protocol AccountBackend: Sendable {
     /// - Returns: The Apple token revocations queued in the deletion's transaction.
     /// - Throws: A ``GatehouseError`` (nothing changed; the client may retry).
     func deleteAccount(principal: Principal, logger: Logger) async throws -> [String]
+
+    /// How the caller's session signed in and every way into the account, for ``StepUp``.
+    /// - Parameter principal: The caller.
+    /// - Returns: The facts, or nil when the provider cannot say (then no step-up is asked here).
+    /// - Throws: `unauthorized` when the session or user is gone; a store error.
+    func stepUpFacts(principal: Principal) async throws -> StepUpFacts?
 }

@@ -1,30 +1,38 @@
 import Logging
 
-/// Account deletion (DELETE /me): the provider removes the user and everything of theirs in one
-/// transaction; then the user's tokens stop working here at once (``DomainEvent/userDeleted(sub:)``)
-/// and their Apple tokens are revoked (the queue retries if Apple cannot be reached).
+/// Account deletion (DELETE /me): a sensitive action, so ``StepUp`` first; then the provider removes
+/// the user and everything of theirs in one transaction; then the user's tokens stop working here at
+/// once (``DomainEvent/userDeleted(sub:)``) and their Apple tokens are revoked (the queue retries if
+/// Apple cannot be reached).
 public struct Accounts: Sendable {
     let backend: any AccountBackend
     let appleVault: AppleTokenVault?
     let domainEvents: DomainEvents
+    let stepUp: StepUp
 
     /// Creates the use case.
     /// - Parameters:
     ///   - backend: The active provider's account strategy.
     ///   - appleVault: Set when Apple credentials are configured.
     ///   - domainEvents: Where the deletion is published.
-    public init(backend: any AccountBackend, appleVault: AppleTokenVault?, domainEvents: DomainEvents) {
+    ///   - stepUp: The check a deletion passes first.
+    public init(backend: any AccountBackend, appleVault: AppleTokenVault?, domainEvents: DomainEvents, stepUp: StepUp) {
         self.backend = backend
         self.appleVault = appleVault
         self.domainEvents = domainEvents
+        self.stepUp = stepUp
     }
 
     /// Deletes the caller's account.
     /// - Parameters:
     ///   - principal: The caller.
+    ///   - currentPassword: The account's password, if the client sent it (step-up).
+    ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Throws: A ``GatehouseError`` when nothing was deleted (the client may retry).
-    public func delete(for principal: Principal, logger: Logger) async throws {
+    /// - Throws: `reauthentication_required`, or another ``GatehouseError`` when nothing was deleted
+    ///   (the client may retry).
+    public func delete(for principal: Principal, currentPassword: String? = nil, client: ClientInfo, logger: Logger) async throws {
+        try await stepUp.require(principal: principal, currentPassword: currentPassword, client: client, logger: logger)
         let queued = try await backend.deleteAccount(principal: principal, logger: logger)
         domainEvents.publish(.userDeleted(sub: principal.sub))
         logger.info("account deleted", metadata: ["user.sub": .string(principal.sub)])

@@ -201,4 +201,32 @@ public struct PasswordAuthentication: Sendable {
         }
         domainEvents.publish(try await plan.apply())
     }
+
+    /// Proves the caller knows the account's current password (step-up for a sensitive action),
+    /// counted exactly as a password change's current password: against the account's and the
+    /// client's sign-in limits, after the hashing queue admits the client.
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - password: The password they sent.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Throws: `invalid_credentials`, `too_many_requests`.
+    public func confirmCurrentPassword(principal: Principal, password: String, client: ClientInfo, logger: Logger) async throws {
+        let plan = try await backend.preparePasswordChange(
+            principal: principal,
+            currentPassword: password,
+            newPassword: "",
+            client: client,
+            logger: logger
+        )
+        let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
+        try await admit(client)
+        try await limiter.guarding(
+            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
+            resetOnSuccess: [accountBucket],
+            failureCodes: [.invalidCredentials]
+        ) {
+            try await plan.verifyCurrent()
+        }
+    }
 }

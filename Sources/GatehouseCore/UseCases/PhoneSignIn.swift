@@ -12,6 +12,7 @@ public struct PhoneSignIn: Sendable {
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
+    let stepUp: StepUp
 
     /// Creates the use case.
     /// - Parameters:
@@ -20,13 +21,21 @@ public struct PhoneSignIn: Sendable {
     ///   - limiter: The SMS quotas and the code limits.
     ///   - events: Where sign-in outcomes are counted (under `phone`).
     ///   - domainEvents: Where what a flow changed is published.
-    public init(backend: any PhoneBackend, policy: SMSCountryPolicy, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents)
-    {
+    ///   - stepUp: The check adding or replacing a number passes first.
+    public init(
+        backend: any PhoneBackend,
+        policy: SMSCountryPolicy,
+        limiter: RateLimiter,
+        events: any AuthEventObserver,
+        domainEvents: DomainEvents,
+        stepUp: StepUp
+    ) {
         self.backend = backend
         self.policy = policy
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
+        self.stepUp = stepUp
     }
 
     /// Whether phone sign-in is on (at least one country allowed).
@@ -65,17 +74,26 @@ public struct PhoneSignIn: Sendable {
         }
     }
 
-    /// Texts a code that adds the number to the caller's account (the same answer whether or not
-    /// another account has it).
+    /// Texts a code that adds (or replaces) the number on the caller's account (the same answer whether
+    /// or not another account has it). A sensitive action: ``StepUp`` first, so a session made by SMS
+    /// alone cannot move an account that has a password or a provider to another number.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - phone: The number as typed.
+    ///   - currentPassword: The account's password, if the client sent it (step-up).
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: Where the code went, masked.
-    /// - Throws: `provider_disabled`, `invalid_request`, `too_many_requests`.
-    public func addNumber(principal: Principal, phone: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
+    /// - Throws: `provider_disabled`, `invalid_request`, `reauthentication_required`, `too_many_requests`.
+    public func addNumber(
+        principal: Principal,
+        phone: String,
+        currentPassword: String? = nil,
+        client: ClientInfo,
+        logger: Logger
+    ) async throws -> CodeDelivery {
         let number = try textable(phone)
+        try await stepUp.require(principal: principal, currentPassword: currentPassword, client: client, logger: logger)
         try await limiter.consume(limiter.smsBuckets(number: number, client: client))
         return try await backend.sendLinkCode(principal: principal, number: number, client: client, logger: logger)
     }

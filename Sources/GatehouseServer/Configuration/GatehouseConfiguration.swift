@@ -85,6 +85,9 @@ public struct GatehouseConfiguration: Sendable {
     /// `POST /api/v1/auth/apple/signin`, `/google/signin`, `/signup`, `/signin`, `/refresh` and
     /// `GET /api/v1/users/me`, in the seed's shapes, on the native endpoints' use cases. Off, they answer 404.
     public var compatAPIV1 = false
+    /// How long a sign-in counts as recent for a sensitive action (`GATEHOUSE_STEP_UP_MAX_AGE`,
+    /// seconds); nil: any age, as long as the session's sign-in is as strong as the account's strongest.
+    public var stepUpMaxAge: TimeInterval?
 
     // Web page
     /// The Google client id the web page's button uses (one of `googleClientIDs`); none hides it.

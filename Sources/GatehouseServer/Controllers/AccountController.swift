@@ -31,7 +31,9 @@ struct AccountController {
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        try await accounts.delete(for: context.principal, logger: context.logger)
+        // The body is optional (the seeds' clients send none): the current password, for step-up.
+        let input = try await body.decodeIfPresent(StepUpRequest.self, from: request)
+        try await accounts.delete(for: context.principal, currentPassword: input?.currentPassword, client: context.client, logger: context.logger)
         return JSONResponse.noContent()
     }
 }

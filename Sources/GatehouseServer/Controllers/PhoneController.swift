@@ -32,8 +32,14 @@ struct PhoneController {
     }
 
     @Sendable func add(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(PhoneRequest.self, from: request)
-        let delivery = try await phone.addNumber(principal: context.principal, phone: input.phone, client: context.client, logger: context.logger)
+        let input = try await body.decode(AddPhoneRequest.self, from: request)
+        let delivery = try await phone.addNumber(
+            principal: context.principal,
+            phone: input.phone,
+            currentPassword: input.currentPassword,
+            client: context.client,
+            logger: context.logger
+        )
         return try CodeDeliveryResponse(delivery).response()
     }
 

@@ -60,6 +60,20 @@ struct RequestBodyReader: Sendable {
         }
     }
 
+    /// Decodes a JSON body if the request has one (a `Content-Type` or a non-zero length); nil for a
+    /// request without a body, as a `DELETE` usually is.
+    /// - Parameters:
+    ///   - type: The request type.
+    ///   - request: The request.
+    /// - Returns: The decoded body, or nil.
+    /// - Throws: As ``decode(_:from:)``.
+    func decodeIfPresent<Body: ContractRequest>(_ type: Body.Type, from request: Request) async throws -> Body? {
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        let chunked = request.headers[.transferEncoding] != nil
+        guard request.headers[.contentType] != nil || chunked || (declared ?? 0) > 0 else { return nil }
+        return try await decode(type, from: request)
+    }
+
     /// Collects at most ``limit`` bytes; a declared or actual larger body is refused without reading it all.
     /// - Parameter request: The request.
     /// - Returns: The body.

@@ -174,9 +174,11 @@ extension GatehouseRuntime {
             domainEvents: domainEvents,
             appleWeb: appleWeb
         )
+        let passwords = PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
+        let stepUp = StepUp(backend: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
         let router = Router(context: GatehouseRequestContext.self)
         let servedRoutes = GatehouseRouter(
-            passwords: PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+            passwords: passwords,
             sessions: Sessions(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
             social: social,
             phone: PhoneSignIn(
@@ -184,9 +186,10 @@ extension GatehouseRuntime {
                 policy: configuration.smsCountries,
                 limiter: limiter,
                 events: metrics,
-                domainEvents: domainEvents
+                domainEvents: domainEvents,
+                stepUp: stepUp
             ),
-            accounts: Accounts(backend: provider, appleVault: socialParts.vault, domainEvents: domainEvents),
+            accounts: Accounts(backend: provider, appleVault: socialParts.vault, domainEvents: domainEvents, stepUp: stepUp),
             profiles: Profiles(store: store, backend: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
             metrics: metrics,
             discovery: discovery,
