@@ -7,9 +7,10 @@ import Testing
 
 @testable import GatehouseStore
 
-/// Migrations 6 (phone numbers) and 7 (operator flags) on a database written by the previous version: nothing is lost — a
-/// message queued before the upgrade is still delivered, on the mail channel, and existing users and
-/// profiles read back with no number.
+/// Migrations 6 (phone numbers), 7 (operator flags) and 8 (throttle blocks in milliseconds) on a
+/// database written by an earlier version: nothing is lost — a message queued before the upgrade is
+/// still delivered, on the mail channel, existing users and profiles read back with no number, and a
+/// throttle block set in whole seconds still holds until the same moment.
 @Suite("Store: the phone-number migration keeps what was there")
 struct PhoneMigrationTests {
     @Test(arguments: TestDatabase.available)
@@ -36,8 +37,11 @@ struct PhoneMigrationTests {
                     VALUES ('m1', 'reset_password', 'queued', 'sealed', 0, 1, 1, 1)
                     """
                 ).run()
+                try await db.raw(
+                    "INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES ('b1', 7, 1, 2000000000)"
+                ).run()
             }
-            #expect(try await store.pendingMigrations() == ["6 phone numbers", "7 operator flags"])
+            #expect(try await store.pendingMigrations() == ["6 phone numbers", "7 operator flags", "8 throttle blocks in milliseconds"])
             try await store.migrate(logger: logger)
             let (user, profile, mail) = try await store.read { tx in
                 (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMail(id: "m1"))
@@ -45,6 +49,8 @@ struct PhoneMigrationTests {
             #expect(user?.email == "ann@example.com" && user?.phone == nil)
             #expect(profile?.fullName == "Ann" && profile?.phone == nil && profile?.phoneVerified == false && profile?.isSuperuser == false)
             #expect(mail?.channel == "mail" && mail?.state == .queued && mail?.sealedRequest == "sealed")
+            let counter = try await store.read { try await $0.counter(bucket: "b1") }
+            #expect(counter?.count == 7 && counter?.blockedUntil == Date(epochSeconds: 2_000_000_000), "the block holds as before")
             let claimed = try await store.write {
                 try await $0.claimDueMail(now: Date(timeIntervalSince1970: 2), lease: "l", leaseUntil: Date(), limit: 5, channels: ["mail", "sms"])
             }
