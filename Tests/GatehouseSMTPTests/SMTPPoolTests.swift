@@ -4,7 +4,7 @@ import GatehouseTesting
 import Logging
 import Testing
 
-@Suite("SMTP pool (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable))
+@Suite("SMTP pool (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct SMTPPoolTests {
     @Test func twoMessagesShareOneConnection() async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:secret")

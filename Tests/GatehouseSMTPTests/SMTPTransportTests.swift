@@ -5,7 +5,7 @@ import GatehouseTesting
 import Logging
 import Testing
 
-@Suite("SMTP transport (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable))
+@Suite("SMTP transport (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct SMTPTransportTests {
     @Test func startTLSWithAuthPlainDelivers() async throws {
         let server = try await SMTPTestServer.start("--tls", "starttls", "--auth", "mailer:pa ss@word")

@@ -9,7 +9,13 @@ import Testing
 
 /// Phone sign-in is not offered on Cognito (README, "Seed 003"): every phone call answers 403
 /// `provider_disabled` saying so, before any input is checked, any quota used or any text sent.
-@Suite("Cognito (moto): phone sign-in is not offered", .serialized, .enabled(if: MotoCognito.isAvailable))
+@Suite(
+    "Cognito (moto): phone sign-in is not offered",
+    .serialized,
+    .enabled(if: MotoCognito.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator"))
+)
 struct CognitoPhoneTests {
     @Test func phoneSignInAnswers403ProviderDisabledOnCognitoBeforeAnyText() async throws {
         let moto = try #require(MotoCognito.shared)

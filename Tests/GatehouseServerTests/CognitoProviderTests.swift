@@ -11,7 +11,13 @@ import Testing
 
 /// Every contract endpoint in Cognito mode, end to end over a real socket, against moto's emulator
 /// (through `Tests/cognito/moto_shim.py`).
-@Suite("Cognito (moto): the contract end to end", .serialized, .enabled(if: MotoCognito.isAvailable))
+@Suite(
+    "Cognito (moto): the contract end to end",
+    .serialized,
+    .enabled(if: MotoCognito.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator"))
+)
 struct CognitoProviderTests {
     static func relaxedMail(_ c: inout GatehouseConfiguration) {
         // Real time here: the one-mail-per-minute cool-down would get in the way of a quick journey.
@@ -249,7 +255,13 @@ struct CognitoProviderTests {
 }
 
 /// Sign in with Google and Apple on Cognito: the seeds' exchange with their bugs fixed.
-@Suite("Cognito (moto): social sign-in", .serialized, .enabled(if: MotoCognito.isAvailable))
+@Suite(
+    "Cognito (moto): social sign-in",
+    .serialized,
+    .enabled(if: MotoCognito.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator"))
+)
 struct CognitoSocialTests {
     @Test func newReturningAndEmaillessAppleSignInsFindTheSameUser() async throws {
         let moto = try #require(MotoCognito.shared)

@@ -11,7 +11,13 @@ import Testing
 /// Social sign-in on Cognito never takes a real account: only an UNCONFIRMED sign-up gives way to
 /// the verified owner, only an authoritative provider email links or claims, and the password a user
 /// set themselves is never replaced (moto behind `Tests/cognito/moto_shim.py`).
-@Suite("Cognito (moto): social sign-in keeps accounts and passwords", .serialized, .enabled(if: MotoCognito.isAvailable))
+@Suite(
+    "Cognito (moto): social sign-in keeps accounts and passwords",
+    .serialized,
+    .enabled(if: MotoCognito.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator"))
+)
 struct CognitoSocialAccountTests {
     static func email(_ name: String) -> String { CognitoProviderTests.email(name) }
 

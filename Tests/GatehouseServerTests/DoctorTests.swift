@@ -5,7 +5,7 @@ import GatehouseTesting
 import Logging
 import Testing
 
-@Suite("Doctor: the misconfigurations the seeds list, caught with their fixes")
+@Suite("Doctor: the misconfigurations the seeds list, caught with their fixes", .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct DoctorTests {
     static let logger = Logger(label: "doctor-test")
 

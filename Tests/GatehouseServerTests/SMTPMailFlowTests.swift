@@ -9,7 +9,13 @@ import Testing
 /// `GATEHOUSE_MAIL=smtp://mailer:secret@127.0.0.1:<port>` with STARTTLS on the test CA
 /// (`GATEHOUSE_SMTP_CA_FILE`) and AUTH, the delivery service running in the background, and the codes read
 /// from the messages aiosmtpd received, the way a user reads them.
-@Suite("Mail flows over SMTP (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable))
+@Suite(
+    "Mail flows over SMTP (aiosmtpd)",
+    .serialized,
+    .enabled(if: SMTPTestServer.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator"))
+)
 struct SMTPMailFlowTests {
     static let from = "Acme Accounts <accounts@acme.test>"
     static let password = "correct horse 9"

@@ -10,7 +10,7 @@ import Testing
 /// Phone sign-in through the real app and moto's SNS (issue 16, "done means"): `GATEHOUSE_SMS=sns` with
 /// `GATEHOUSE_SNS_ENDPOINT` at the emulator, the delivery service running in the background, the codes
 /// read from the texts moto kept — on the native API and on the seed's `/api/v1/auth/otp/*`.
-@Suite("Phone sign-in over SNS (moto)", .serialized, .enabled(if: MotoSNS.isAvailable))
+@Suite("Phone sign-in over SNS (moto)", .serialized, .enabled(if: MotoSNS.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct SNSPhoneFlowTests {
     /// The app configured for moto's SNS from the environment.
     static func start(_ moto: MotoSNS, compat: Bool = false) async throws -> TestApp {

@@ -16,7 +16,7 @@ import Glibc
 /// The SES transport against moto's SES: a rendered message goes out through `SendEmail` (raw) and
 /// comes back from moto byte for byte; an unverified sender is permanent; an unreachable or silent
 /// endpoint is transient; `check()` makes a signed call.
-@Suite("SES (moto): transport", .serialized, .enabled(if: MotoSES.isAvailable))
+@Suite("SES (moto): transport", .serialized, .enabled(if: MotoSES.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct SESTransportTests {
     static let logger = Logger(label: "ses-test")
 

@@ -10,7 +10,7 @@ import Testing
 /// The SNS transport against moto's SNS: a message goes out through a signed `Publish` to the number
 /// with the transactional SMS type (and the sender id) and moto holds it; a number moto refuses is
 /// permanent; an unreachable or silent endpoint is transient; `check()` makes a signed call.
-@Suite("SNS (moto): transport", .serialized, .enabled(if: MotoSNS.isAvailable))
+@Suite("SNS (moto): transport", .serialized, .enabled(if: MotoSNS.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
 struct SNSTransportTests {
     static func transport(_ settings: SNSSettings, logger: Logger = Logger(label: "sns-test")) -> SNSTransport {
         SNSTransport(settings: settings, httpClient: HTTPClient.shared, logger: logger)

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 14, point 7: three instances on one PostgreSQL database behind nginx behave as one server.
 /// Real processes, a real balancer, a private PostgreSQL cluster the tests may stop and restart.
-@Suite("Fleet: three instances behind nginx", .serialized, .timeLimit(.minutes(3)))
+@Suite("Fleet: three instances behind nginx", .serialized, .timeLimit(.minutes(3)), .tags(.fleet), .enabled(if: TestKind.runs("fleet")))
 struct FleetTests {
     /// Every request of one user's journey lands on another instance than the one before, and the
     /// journey goes on as if there were one server.
