@@ -219,3 +219,13 @@ let package = Package(
         ),  // Python helpers the tests run by path (PyJWT, openapi-spec-validator)
     ]
 )
+
+// One set of Swift settings for every target, as Hummingbird's own Package.swift has: existential
+// types spelled `any`, and a type's members visible only where its module is imported.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}

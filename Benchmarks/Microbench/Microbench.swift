@@ -71,8 +71,8 @@ struct Microbench {
         section("mutex")  // Synchronization.Mutex alone, and in the reference box the code base uses
         let library = Synchronization.Mutex(0)
         let standard = Bench.rate("Synchronization.Mutex (library)") { library.withLock { $0 += 1 } }
-        let boxed = GatehouseInfrastructure.Mutex(0)
-        let box = Bench.rate("Mutex box over Synchronization.Mutex") { boxed.withLock { $0 += 1 } }
+        let boxed = LockedBox(0)
+        let box = Bench.rate("LockedBox over Synchronization.Mutex") { boxed.withLock { $0 += 1 } }
         Bench.ratio("mutex", box, standard)
 
         section("blocking-pool")  // BlockingWorkPool (lanes, bounds) vs NIOThreadPool.runIfActive, a no-op job

@@ -11,9 +11,9 @@ import Logging
 /// of the request it just made without sleeping.
 public final class CapturingMailer: MailTransport {
     public let name = "capture"
-    private let messages = Mutex<[OutgoingMail]>([])
-    private let failure = Mutex<DeliveryError?>(nil)
-    private let dispatcher = Mutex<(@Sendable () -> DeliveryDispatcher?)?>(nil)
+    private let messages = LockedBox<[OutgoingMail]>([])
+    private let failure = LockedBox<DeliveryError?>(nil)
+    private let dispatcher = LockedBox<(@Sendable () -> DeliveryDispatcher?)?>(nil)
 
     public init() {}
 

@@ -7,9 +7,9 @@ import GatehouseInfrastructure
 /// through everything due.
 public final class CapturingSMS: SMSTransport {
     public let name = "capture"
-    private let texts = Mutex<[OutgoingSMS]>([])
-    private let failure = Mutex<DeliveryError?>(nil)
-    private let dispatcher = Mutex<(@Sendable () -> DeliveryDispatcher?)?>(nil)
+    private let texts = LockedBox<[OutgoingSMS]>([])
+    private let failure = LockedBox<DeliveryError?>(nil)
+    private let dispatcher = LockedBox<(@Sendable () -> DeliveryDispatcher?)?>(nil)
 
     public init() {}
 

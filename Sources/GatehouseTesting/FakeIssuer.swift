@@ -33,17 +33,17 @@ public final class FakeIssuer: Sendable {
 
     public let port: Int
     let clock: any TimeSource
-    private let keys: Mutex<[Provider: [SigningKey]]>
-    private let records = Mutex(Records())
-    private let behaviour = Mutex(Behaviour())
-    private let counter = Mutex(0)
+    private let keys: LockedBox<[Provider: [SigningKey]]>
+    private let records = LockedBox(Records())
+    private let behaviour = LockedBox(Behaviour())
+    private let counter = LockedBox(0)
     /// Apple authorization codes and whose they are (``appleCode(for:)``).
-    private let appleCodes = Mutex<[String: String]>([:])
+    private let appleCodes = LockedBox<[String: String]>([:])
 
     init(port: Int, clock: any TimeSource, keys: [Provider: [SigningKey]]) {
         self.port = port
         self.clock = clock
-        self.keys = Mutex(keys)
+        self.keys = LockedBox(keys)
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -173,7 +173,7 @@ public final class FakeIssuer: Sendable {
             .apple: [try SigningKey.generate(use: .idToken, kid: "apple-key-1", now: clock.now())],
         ]
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let holder = Mutex<FakeIssuer?>(nil)
+        let holder = LockedBox<FakeIssuer?>(nil)
         let router = Router()
         var logger = Logger(label: "fake-issuer")
         logger.logLevel = .warning

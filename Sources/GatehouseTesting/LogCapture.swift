@@ -6,7 +6,7 @@ import Logging
 /// A log handler that renders every event (message and metadata) into a shared buffer, for tests
 /// that search the output for secrets.
 public final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = LockedBox<[String]>([])
 
     public init() {}
 

@@ -4,10 +4,10 @@ import GatehouseInfrastructure
 
 /// A clock tests move by hand.
 public final class TestClock: TimeSource {
-    private let current: Mutex<Date>
+    private let current: LockedBox<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = LockedBox(start)
     }
 
     public func now() -> Date { current.withLock { $0 } }

@@ -3,6 +3,7 @@ import Foundation
 import GatehouseCore
 import GatehouseServer
 import GatehouseStore
+import Hummingbird
 import Logging
 
 @main

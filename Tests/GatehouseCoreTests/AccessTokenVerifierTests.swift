@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import GatehouseInfrastructure
 import GatehouseTesting

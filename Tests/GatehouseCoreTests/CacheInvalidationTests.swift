@@ -7,7 +7,7 @@ import Testing
 /// A liveness source that always says "live" and counts its reads: whatever the cache answers
 /// otherwise came from an invalidation, not from the store.
 final class AlwaysLiveSource: SessionLiveness {
-    private let reads = Mutex(0)
+    private let reads = LockedBox(0)
     var readCount: Int { reads.withLock { $0 } }
 
     func isLive(sessionID: String, sub: String) async throws -> Bool {
@@ -18,7 +18,7 @@ final class AlwaysLiveSource: SessionLiveness {
 
 /// Records every event it receives.
 final class RecordingSubscriber: DomainEventSubscriber {
-    private let received = Mutex<[DomainEvent]>([])
+    private let received = LockedBox<[DomainEvent]>([])
     var events: [DomainEvent] { received.withLock { $0 } }
 
     func receive(_ event: DomainEvent) {

@@ -48,8 +48,8 @@ struct PasswordHasherTests {
 
     @Test func boundsConcurrentWork() async throws {
         let narrow = BlockingWorkPool(label: "narrow", width: 1).start()
-        let running = Mutex(0)
-        let peak = Mutex(0)
+        let running = LockedBox(0)
+        let peak = LockedBox(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
@@ -77,7 +77,7 @@ struct BlockingWorkPoolBoundsTests {
     /// Occupies the pool's one thread (never a Swift concurrency thread) until ``open()``.
     final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
-        private let started = Mutex(false)
+        private let started = LockedBox(false)
         var isBlocking: Bool { started.withLock { $0 } }
         func block() {
             started.withLock { $0 = true }
@@ -125,7 +125,7 @@ struct BlockingWorkPoolBoundsTests {
     @Test func jobsThatWaitedPastTheLimitAreDroppedUnrun() async throws {
         let pool = BlockingWorkPool(label: "wait", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 0.2)).start()
         let (gate, running) = await Self.occupy(pool)
-        let ran = Mutex(false)
+        let ran = LockedBox(false)
         let late = Task { try await pool.run { ran.withLock { $0 = true } } }
         while pool.queued < 1 { await Task.yield() }
         try await Task.sleep(for: .milliseconds(400))  // the queued job's limit passes while the thread is busy
@@ -138,7 +138,7 @@ struct BlockingWorkPoolBoundsTests {
     @Test func aCancelledCallersJobIsDroppedUnrun() async throws {
         let pool = BlockingWorkPool(label: "cancel", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60)).start()
         let (gate, running) = await Self.occupy(pool)
-        let ran = Mutex(false)
+        let ran = LockedBox(false)
         let abandoned = Task { try await pool.run { ran.withLock { $0 = true } } }
         while pool.queued < 1 { await Task.yield() }
         abandoned.cancel()
@@ -161,7 +161,7 @@ struct BlockingWorkPoolFairnessTests {
     @Test func aLaneWithOneJobDoesNotWaitBehindAnotherLanesBacklog() async throws {
         let pool = BlockingWorkPool(label: "fair", width: 1, limits: .init(maxQueued: 100, perLane: 100, maxWait: 60)).start()
         let (gate, running) = await BlockingWorkPoolBoundsTests.occupy(pool, lane: "flooder")
-        let order = Mutex<[String]>([])
+        let order = LockedBox<[String]>([])
         var tasks: [Task<Void, any Error>] = []
         for index in 0..<5 {
             tasks.append(Task { try await pool.run(lane: "flooder") { order.withLock { $0.append("flooder-\(index)") } } })

@@ -7,10 +7,10 @@ import Testing
 /// A liveness source that answers "live" (what the store said just before a sign-out committed),
 /// but only when the test lets it: so a check can be held in flight while the session ends.
 final class HeldLivenessSource: SessionLiveness {
-    private let state = Mutex<(entered: CheckedContinuation<Void, Never>?, release: CheckedContinuation<Void, Never>?, holding: Bool)>(
+    private let state = LockedBox<(entered: CheckedContinuation<Void, Never>?, release: CheckedContinuation<Void, Never>?, holding: Bool)>(
         (nil, nil, false)
     )
-    private let reads = Mutex(0)
+    private let reads = LockedBox(0)
 
     var readCount: Int { reads.withLock { $0 } }
 

@@ -5,7 +5,7 @@ import GatehouseInfrastructure
 /// Counts the password verifications (real and dummy) a pool asks for: each one is a guess evaluated.
 final class CountingHasher: PasswordHasher {
     let base: any PasswordHasher
-    private let verifications = Mutex(0)
+    private let verifications = LockedBox(0)
 
     init(_ base: any PasswordHasher) { self.base = base }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Records what it receives.
 final class RecordingSubscriber: DomainEventSubscriber {
-    let events = Mutex<[DomainEvent]>([])
+    let events = LockedBox<[DomainEvent]>([])
     func receive(_ event: DomainEvent) { events.withLock { $0.append(event) } }
 }
 
@@ -27,7 +27,7 @@ struct CrossInstanceEventTests {
     }
 
     @Test func remoteEventsReachSubscribersButNotRelays() {
-        let relayed = Mutex<[DomainEvent]>([])
+        let relayed = LockedBox<[DomainEvent]>([])
         let local = RecordingSubscriber()
         let events = DomainEvents(subscribers: [local, EventBroadcast { event in relayed.withLock { $0.append(event) } }])
         events.publish(.profileChanged(sub: "here"))
@@ -38,7 +38,7 @@ struct CrossInstanceEventTests {
 
     /// Counts store reads.
     final class CountingSource: SessionLiveness {
-        let reads = Mutex(0)
+        let reads = LockedBox(0)
         func isLive(sessionID: String, sub: String) async throws -> Bool {
             reads.withLock { $0 += 1 }
             return true

@@ -79,7 +79,7 @@ struct DomainEventTests {
 
 /// Records every event it receives.
 final class RecordingEvents: DomainEventSubscriber {
-    private let received = Mutex<[DomainEvent]>([])
+    private let received = LockedBox<[DomainEvent]>([])
     var events: [DomainEvent] { received.withLock { $0 } }
 
     func receive(_ event: DomainEvent) {

@@ -9,8 +9,8 @@ import Testing
 /// A transport the tests script: it records what it sends, can fail, and can take its time.
 final class ScriptedTransport: MailTransport {
     let name = "scripted"
-    private let sent = Mutex<[OutgoingMail]>([])
-    private let inFlight = Mutex((now: 0, most: 0))
+    private let sent = LockedBox<[OutgoingMail]>([])
+    private let inFlight = LockedBox((now: 0, most: 0))
     let delay: Duration
 
     init(delay: Duration = .zero) {
@@ -37,7 +37,7 @@ final class ScriptedTransport: MailTransport {
 final class OneHangingTransport: MailTransport {
     let name = "one-hanging"
     let hangingRecipient: String
-    private let sent = Mutex<[String]>([])
+    private let sent = LockedBox<[String]>([])
 
     init(hangingRecipient: String) {
         self.hangingRecipient = hangingRecipient
@@ -56,7 +56,7 @@ final class OneHangingTransport: MailTransport {
 
 /// Counts what the delivery service reports.
 final class CountingObserver: MailDeliveryObserver {
-    let counts = Mutex([String: Int]())
+    let counts = LockedBox([String: Int]())
     func queueDepth(queued: Int, dead: Int) {}
     func delivered(kind: String) { counts.withLock { $0["sent", default: 0] += 1 } }
     func retried(kind: String) { counts.withLock { $0["retried", default: 0] += 1 } }

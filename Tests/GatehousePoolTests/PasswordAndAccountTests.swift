@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseStore
 import GatehouseTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStore
 import GatehouseTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -1,8 +1,10 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing

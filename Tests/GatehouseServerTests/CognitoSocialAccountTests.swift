@@ -1,7 +1,9 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
+import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -1,7 +1,9 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 

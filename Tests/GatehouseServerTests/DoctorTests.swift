@@ -1,7 +1,9 @@
 import Foundation
+import GatehouseAWS
 import GatehouseCore
 import GatehouseServer
 import GatehouseTesting
+import HummingbirdTesting
 import Logging
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseServer
+import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

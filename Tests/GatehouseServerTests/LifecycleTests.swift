@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseServer
+import GatehouseStore
+import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
+import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -85,7 +85,7 @@ struct MasterKeyFileTests {
         for _ in 0..<10 {
             let directory = Self.freshDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let results = Mutex<(keys: [[UInt8]], errors: [String])>(([], []))
+            let results = LockedBox<(keys: [[UInt8]], errors: [String])>(([], []))
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 do {
                     let key = try Bootstrap.masterKey(Self.configuration(directory), logger: Self.quiet)

@@ -1,7 +1,10 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import GatehouseServer
+import GatehouseStore
 import GatehouseTesting
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 

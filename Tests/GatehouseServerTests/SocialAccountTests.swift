@@ -2,9 +2,12 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseServer
+import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import Testing
 
 @Suite("Social: accounts, linking and Apple revocation")

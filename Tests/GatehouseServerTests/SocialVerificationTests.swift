@@ -1,7 +1,9 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -25,18 +25,18 @@ struct WebPageTests {
     /// The policies, exactly (one type builds both; these are the strings the pages always sent).
     @Test func thePoliciesAreExactlyThese() {
         #expect(
-            ContentSecurityPolicy.webPage(googleButton: false, appleButton: false).description
+            PageSecurityPolicy.webPage(googleButton: false, appleButton: false).description
                 == "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'none'; "
                 + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
         )
         #expect(
-            ContentSecurityPolicy.webPage(googleButton: true, appleButton: true).description
+            PageSecurityPolicy.webPage(googleButton: true, appleButton: true).description
                 == "default-src 'none'; script-src 'self' https://accounts.google.com/gsi/client https://appleid.cdn-apple.com; "
                 + "style-src 'self' https://accounts.google.com/gsi/style; img-src 'self' data: https://*.googleusercontent.com; "
                 + "connect-src 'self' https://accounts.google.com/gsi/; frame-src https://accounts.google.com/gsi/ https://appleid.apple.com; "
                 + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
         )
-        let callback = ContentSecurityPolicy.pinnedInline(script: "a", style: "b").description
+        let callback = PageSecurityPolicy.pinnedInline(script: "a", style: "b").description
         #expect(callback.hasPrefix("default-src 'none'; script-src 'sha256-"))
         #expect(callback.hasSuffix("; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"))
     }

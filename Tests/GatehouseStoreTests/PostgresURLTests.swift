@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import PostgresNIO
 import Testing
 
 @testable import GatehouseStore

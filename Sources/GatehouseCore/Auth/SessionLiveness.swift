@@ -42,7 +42,7 @@ public final class CachedSessionLiveness: SessionLiveness {
     private let clock: any TimeSource
     private let ttl: TimeInterval
     private let maxEntries: Int
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// A cache in front of `source`.
     /// - Parameters:

@@ -21,8 +21,8 @@ public final class DeliveryDispatcher: Sendable {
     private let wakeUp: DeliveryWakeUp
     private let observer: any MailDeliveryObserver
     private let logger: Logger
-    private let inFlight = Mutex(InFlight())
-    private let lastPurge = Mutex(Date.distantPast)
+    private let inFlight = LockedBox(InFlight())
+    private let lastPurge = LockedBox(Date.distantPast)
 
     private struct InFlight {
         var passes = 0

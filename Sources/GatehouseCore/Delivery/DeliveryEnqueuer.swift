@@ -65,7 +65,7 @@ public struct DeliveryEnqueuer: Sendable {
         wakeUp.signal()
     }
 
-    private static let sequence = Mutex<UInt64>(0)
+    private static let sequence = LockedBox<UInt64>(0)
 
     /// A time-ordered id: the milliseconds, a per-process sequence (so messages queued in one
     /// millisecond keep their order), and random bits (so instances never collide). Also the

@@ -9,7 +9,7 @@ public final class DeliveryWakeUp: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// A wake-up with nothing pending.
     public init() {}

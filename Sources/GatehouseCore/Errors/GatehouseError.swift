@@ -73,7 +73,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         public static let providerDisabled = Code(.providerDisabled)
         /// 500: opaque to the client; the cause goes to the log with the request id.
         public static let internalError = Code(.internalError)
-        /// 502: Cognito, Apple or Google is unreachable.
+        /// 503: Cognito, Apple or Google is unreachable (the client may retry; `Retry-After` when known).
         public static let upstreamUnavailable = Code(.upstreamUnavailable)
         /// 503: Gatehouse's own storage is unreachable.
         public static let unavailable = Code(.unavailable)
@@ -178,7 +178,7 @@ extension GatehouseError {
         .init(.unavailable, "The service is temporarily unavailable.", cause: cause)
     }
 
-    /// An upstream identity service (Cognito, Apple, Google) is unreachable (502).
+    /// An upstream identity service (Cognito, Apple, Google) is unreachable (503).
     /// - Parameter cause: The transport or upstream error; log only.
     /// - Returns: An `upstream_unavailable` error.
     public static func upstreamUnavailable(cause: String) -> GatehouseError {

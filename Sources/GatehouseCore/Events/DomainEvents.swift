@@ -4,7 +4,7 @@ import GatehouseInfrastructure
 /// the order subscribed. The composition root subscribes the ``CacheInvalidation``; more subscribers
 /// (a cross-instance notifier) can be added.
 public final class DomainEvents: Sendable {
-    private let subscribers = Mutex<[any DomainEventSubscriber]>([])
+    private let subscribers = LockedBox<[any DomainEventSubscriber]>([])
 
     /// Creates a publisher.
     /// - Parameter subscribers: The first subscribers.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// RFC 2045 quoted-printable for UTF-8 text: lines of at most 76 characters (soft breaks `=`), `=`,
 /// controls, non-ASCII bytes and line-final white space written as `=XX`, CRLF line breaks.
 public enum QuotedPrintable {

@@ -21,7 +21,7 @@ public final class ProfileCache: Sendable {
     }
 
     /// One lock for both, so a GET /me cache hit takes one lock.
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// An empty cache.
     /// - Parameters:

@@ -29,7 +29,7 @@ public final class RemoteKeySet: Sendable {
         var lastFailure: Date?
         var fetchCount = 0
     }
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// Creates the set; nothing is fetched until the first token (or ``refresh()``) needs it.
     /// - Parameters:

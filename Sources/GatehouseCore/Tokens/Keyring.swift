@@ -18,12 +18,12 @@ public final class Keyring: Sendable {
         public var jwks: [UInt8]
     }
 
-    private let state: Mutex<Snapshot>
+    private let state: LockedBox<Snapshot>
 
     /// Creates a keyring holding `snapshot`.
     /// - Parameter snapshot: The keys to start with (``SigningKeyManager/bootstrap(logger:)``).
     public init(_ snapshot: Snapshot) {
-        state = Mutex(snapshot)
+        state = LockedBox(snapshot)
     }
 
     /// The current keys, copied: a request signs and verifies with one consistent set.

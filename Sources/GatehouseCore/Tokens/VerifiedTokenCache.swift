@@ -5,7 +5,7 @@ import GatehouseInfrastructure
 /// the API with the same token skips the parse and the RSA verification. Only verified tokens enter;
 /// expiry is checked again on every hit; the session check (revocation) still runs on every request.
 public final class VerifiedTokenCache: Sendable {
-    private let entries = Mutex<[String: VerifiedAccessToken]>([:])
+    private let entries = LockedBox<[String: VerifiedAccessToken]>([:])
     private let maxEntries: Int
 
     /// Creates an empty cache.

@@ -11,10 +11,10 @@ package final class AsyncSemaphore: Sendable {
         /// Each waiter is woken by calling it: a continuation to resume, or a thread to signal.
         var waiters: [@Sendable () -> Void] = []
     }
-    private let state: Mutex<State>
+    private let state: LockedBox<State>
 
     package init(count: Int) {
-        state = Mutex(State(available: count))
+        state = LockedBox(State(available: count))
     }
 
     package func acquire() async {

@@ -255,7 +255,7 @@ package final class BlockingWorkPool: Service, Sendable {
     ///   is at its cap), `CancellationError` (the caller's task was cancelled before the job ran), or
     ///   what `work` throws.
     package func run<T: Sendable>(lane: String? = nil, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let holder = Mutex<Job?>(nil)
+        let holder = LockedBox<Job?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let job = Job(lane: lane, run: { continuation.resume(with: Result { try work() }) }, drop: { continuation.resume(throwing: $0) })

@@ -11,7 +11,7 @@ package final class KeyedAsyncLock: Sendable {
         var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     package init() {}
 

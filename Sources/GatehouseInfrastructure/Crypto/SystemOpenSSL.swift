@@ -126,7 +126,7 @@ package final class RS256OpenSSLSigner: @unchecked Sendable {
     let library: SystemOpenSSL
     let pkey: OpaquePointer
     /// Contexts ready to sign, not in use. At most `maxIdle` are kept.
-    private let idle = Mutex<[OpaquePointer]>([])
+    private let idle = LockedBox<[OpaquePointer]>([])
     package static let maxIdle = 16
     /// OpenSSL's `RSA_PKCS1_PADDING` (RS256 is RSASSA-PKCS1-v1_5).
     static let pkcs1Padding: Int32 = 1

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Kept over jwt-kit 5.8.0: parsing and verifying here runs at 0.81x a bare swift-crypto RS256 verify
 /// (Benchmarks/Microbench `jws-verify`), where jwt-kit's measured 0.52x (its key collection is an
-/// actor; /work/shared/notes/swift-building-blocks.md §2), and jwt-kit verifies a token with an
+/// actor), and jwt-kit verifies a token with an
 /// unknown `kid` against its default key, which ``RS256KeySet`` never does.
 package struct CompactJWS: Sendable {
     package struct Malformed: Error, Sendable, CustomStringConvertible {

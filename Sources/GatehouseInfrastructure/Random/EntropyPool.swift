@@ -27,12 +27,12 @@ package final class EntropyPool: @unchecked Sendable {
     }
 
     package let capacity: Int
-    private let state: Mutex<State>
+    private let state: LockedBox<State>
     private let getrandom: GetRandom?
 
     package init(capacity: Int = 4096) {
         self.capacity = capacity
-        self.state = Mutex(State(buffer: [UInt8](repeating: 0, count: capacity), position: capacity))
+        self.state = LockedBox(State(buffer: [UInt8](repeating: 0, count: capacity), position: capacity))
         #if os(Linux)
         self.getrandom = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getrandom").map { unsafeBitCast($0, to: GetRandom.self) }
         #else

@@ -1,7 +1,7 @@
 import GatehouseCore
 import Hummingbird
 
-/// Phone numbers (issue 16): sign-in with a texted code, and adding a number to the signed-in
+/// Phone numbers: sign-in with a texted code, and adding a number to the signed-in
 /// account (`/me/phone`, behind the authenticator).
 struct PhoneController {
     let phone: PhoneSignIn

@@ -3,7 +3,7 @@ import GatehouseInfrastructure
 
 /// The last rendered body of each profile, reused while the profile is unchanged (GET /me is the hot path).
 final class RenderedProfiles: Sendable {
-    private let bodies = Mutex<[String: (view: ProfileView, body: [UInt8])]>([:])
+    private let bodies = LockedBox<[String: (view: ProfileView, body: [UInt8])]>([:])
 
     /// The JSON body of a profile view, rendered at most once per change.
     /// - Parameter view: The profile view.

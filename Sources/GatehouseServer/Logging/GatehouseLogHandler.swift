@@ -16,7 +16,7 @@ public struct GatehouseLogHandler: LogHandler {
     public var logLevel: Logger.Level
     let label: String
     let json: Bool
-    private static let output = Mutex(())
+    private static let output = LockedBox(())
 
     public init(label: String, level: Logger.Level, json: Bool) {
         self.label = label

@@ -5,9 +5,9 @@ import Prometheus
 /// Prometheus metrics of one app instance (its own registry, so tests can run several apps).
 public final class GatehouseMetrics: AuthEventObserver {
     public let registry = PrometheusCollectorRegistry()
-    private let counters = Mutex<[String: Counter]>([:])
-    private let histograms = Mutex<[String: DurationHistogram]>([:])
-    private let signIns = Mutex<[String: Counter]>([:])
+    private let counters = LockedBox<[String: Counter]>([:])
+    private let histograms = LockedBox<[String: DurationHistogram]>([:])
+    private let signIns = LockedBox<[String: Counter]>([:])
 
     static let buckets: [Duration] = [
         .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),

@@ -13,7 +13,7 @@ enum AppleCallbackPage {
     static let style =
         "body{font-family:-apple-system,system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1d1d1f}main{text-align:center;padding:2rem}a{color:#0066cc}"
 
-    static let contentSecurityPolicy = ContentSecurityPolicy.pinnedInline(script: script, style: style).description
+    static let contentSecurityPolicy = PageSecurityPolicy.pinnedInline(script: script, style: style).description
 
     static func response(redirectingTo target: String) -> Response {
         let isError = target.contains("?error=") || target.contains("&error=")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
+import NIOHTTP1
 
 /// Fetches JWKS documents over HTTP(S).
 struct HTTPJWKSSource: JWKSSource {

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// response bodies capped. Created on first use (an app that never calls out never opens one) and
 /// shut down with the app.
 public final class UpstreamHTTPClient: Sendable {
-    private let state = Mutex<(client: HTTPClient?, closed: Bool)>((nil, false))
+    private let state = LockedBox<(client: HTTPClient?, closed: Bool)>((nil, false))
     static let maxResponseBytes = 1 << 20
 
     public init() {}

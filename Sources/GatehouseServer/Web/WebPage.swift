@@ -11,7 +11,7 @@ import NIOCore
 struct WebPage: Sendable {
     let index: [UInt8]
     /// The page's Content-Security-Policy for this deployment.
-    let contentSecurityPolicy: ContentSecurityPolicy
+    let contentSecurityPolicy: PageSecurityPolicy
     /// Serve files from this directory instead (development: edit and reload without rebuilding).
     let liveDirectory: String?
 
@@ -30,7 +30,7 @@ struct WebPage: Sendable {
         let template = String(decoding: WebAssets.files["index.html"]?.bytes ?? [], as: UTF8.self)
         index = Array(template.replacingOccurrences(of: "<!--GATEHOUSE_CONFIG-->", with: meta).utf8)
 
-        contentSecurityPolicy = ContentSecurityPolicy.webPage(for: c)
+        contentSecurityPolicy = PageSecurityPolicy.webPage(for: c)
     }
 
     /// The page, from ``liveDirectory`` if it holds one (read on each request), otherwise the embedded copy.

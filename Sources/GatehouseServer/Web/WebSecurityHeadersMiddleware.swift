@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Adds the web page's security headers to every answer of the page and its assets (304s
-/// included): the deployment's ``ContentSecurityPolicy``, `X-Content-Type-Options: nosniff`,
+/// included): the deployment's ``PageSecurityPolicy``, `X-Content-Type-Options: nosniff`,
 /// `Referrer-Policy: no-referrer` and `X-Frame-Options: DENY`.
 struct WebSecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = GatehouseRequestContext
@@ -10,8 +10,8 @@ struct WebSecurityHeadersMiddleware: RouterMiddleware {
     /// The page's policy, rendered once.
     let contentSecurityPolicy: String
 
-    /// - Parameter policy: The page's policy (``ContentSecurityPolicy/webPage(for:)``).
-    init(policy: ContentSecurityPolicy) {
+    /// - Parameter policy: The page's policy (``PageSecurityPolicy/webPage(for:)``).
+    init(policy: PageSecurityPolicy) {
         contentSecurityPolicy = policy.description
     }
 

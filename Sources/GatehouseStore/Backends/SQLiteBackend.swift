@@ -22,8 +22,8 @@ final class SQLiteBackend: SQLBackend {
     private let writerTurn: AsyncSemaphore
     private let readers: [DirectSQLiteConnection]
     private let readerSlots: AsyncSemaphore
-    private let freeReaders: Mutex<[Int]>
-    private let closed = Mutex(false)
+    private let freeReaders: LockedBox<[Int]>
+    private let closed = LockedBox(false)
     /// Checkpoints the WAL off the request path (see ``SQLiteCheckpointer``).
     let checkpointer: SQLiteCheckpointer
     /// Concurrent write transactions share a commit (see ``SQLiteGroupCommit``).
@@ -45,7 +45,7 @@ final class SQLiteBackend: SQLBackend {
         self.readers = readers
         self.logger = logger
         self.readerSlots = AsyncSemaphore(count: readers.count)
-        self.freeReaders = Mutex(Array(readers.indices))
+        self.freeReaders = LockedBox(Array(readers.indices))
     }
 
     static func open(path: String, readerCount: Int = 4, checkpointRestartFrames: Int = 4096, logger: Logger) async throws -> SQLiteBackend {

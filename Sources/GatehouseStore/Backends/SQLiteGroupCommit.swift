@@ -28,7 +28,7 @@ final class SQLiteGroupCommit: Sendable {
     private let writerTurn: AsyncSemaphore
     private let afterCommit: @Sendable () -> Void
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     init(writer: DirectSQLiteConnection, writerTurn: AsyncSemaphore, logger: Logger, afterCommit: @escaping @Sendable () -> Void) {
         self.writer = writer
@@ -138,7 +138,7 @@ final class SQLiteGroupCommit: Sendable {
         }
 
         let body: Body
-        private let slot = Mutex(Slot())
+        private let slot = LockedBox(Slot())
 
         init(body: @escaping Body) {
             self.body = body

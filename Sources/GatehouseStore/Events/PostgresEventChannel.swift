@@ -26,8 +26,8 @@ final class PostgresEventChannel: StoreEventChannel, Service {
     private let logger: Logger
     private let outgoing: AsyncStream<DomainEvent>
     private let queue: AsyncStream<DomainEvent>.Continuation
-    private let listens = Mutex(0)
-    private let handlers = Mutex<(remote: (@Sendable ([DomainEvent]) -> Void)?, trust: (@Sendable (Bool) -> Void)?)>((nil, nil))
+    private let listens = LockedBox(0)
+    private let handlers = LockedBox<(remote: (@Sendable ([DomainEvent]) -> Void)?, trust: (@Sendable (Bool) -> Void)?)>((nil, nil))
 
     init(backend: PostgresBackend, instance: String, logger: Logger) {
         self.backend = backend

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import NIOCore
 import Testing
 
 @testable import GatehouseAWS

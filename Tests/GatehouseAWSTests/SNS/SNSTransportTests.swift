@@ -3,6 +3,7 @@ import Foundation
 import GatehouseCore
 import GatehouseTesting
 import Logging
+import NIOCore
 import Testing
 
 @testable import GatehouseAWS

@@ -1,13 +1,11 @@
 import Synchronization
 
-/// A value behind the standard library's `Synchronization.Mutex`, held by reference.
-///
-/// Switched: the lock is the standard library's (it was an `NSLock` of our own). This class only
-/// keeps the shape the code base was written against — a reference that closures may capture and
-/// that holds values which are not `Sendable` — which the non-copyable `Synchronization.Mutex`
-/// with its `sending` rules does not offer. The box runs at 0.89x the bare `Synchronization.Mutex`
-/// rate (Benchmarks/Microbench `mutex`).
-package final class Mutex<Value>: @unchecked Sendable {
+/// A value behind the standard library's `Synchronization.Mutex`, held by reference: something
+/// closures may capture and share, holding values that are not `Sendable`, which the non-copyable
+/// `Synchronization.Mutex` with its `sending` rules does not offer. It runs at 0.89x the bare
+/// `Synchronization.Mutex` rate (Benchmarks/Microbench `mutex`). Named apart from the standard
+/// library's type so that neither shadows the other.
+package final class LockedBox<Value>: @unchecked Sendable {
     @usableFromInline let lock = Synchronization.Mutex(())
     @usableFromInline nonisolated(unsafe) var value: Value
 

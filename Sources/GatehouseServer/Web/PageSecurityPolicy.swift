@@ -2,8 +2,10 @@ import Crypto
 import Foundation
 
 /// The Content-Security-Policy of every page Gatehouse serves, in one place: nothing inline unless
-/// pinned by its hash, and third-party hosts only for what the configuration turns on.
-struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
+/// pinned by its hash, and third-party hosts only for what the configuration turns on. (Named apart
+/// from Hummingbird's `ContentSecurityPolicy`, whose variadic builder cannot take the host lists a
+/// deployment's settings decide.)
+struct PageSecurityPolicy: Sendable, CustomStringConvertible {
     private var directives: [(String, [String])]
 
     var description: String {
@@ -15,7 +17,7 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
     /// services id and Apple audiences).
     /// - Parameter configuration: The deployment's configuration.
     /// - Returns: The policy.
-    static func webPage(for configuration: GatehouseConfiguration) -> ContentSecurityPolicy {
+    static func webPage(for configuration: GatehouseConfiguration) -> PageSecurityPolicy {
         webPage(
             googleButton: configuration.webGoogleClientID != nil,
             appleButton: configuration.appleServicesID != nil && !configuration.allowedAppleAudiences.isEmpty
@@ -27,7 +29,7 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - googleButton: The page shows Google's button (`GATEHOUSE_WEB_GOOGLE_CLIENT_ID`).
     ///   - appleButton: The page shows Sign in with Apple JS (a services id and Apple audiences).
-    static func webPage(googleButton: Bool, appleButton: Bool) -> ContentSecurityPolicy {
+    static func webPage(googleButton: Bool, appleButton: Bool) -> PageSecurityPolicy {
         var script = ["'self'"]
         var style = ["'self'"]
         var frame: [String] = []
@@ -44,7 +46,7 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
             script.append("https://appleid.cdn-apple.com")
             frame.append("https://appleid.apple.com")
         }
-        return ContentSecurityPolicy(directives: [
+        return PageSecurityPolicy(directives: [
             ("default-src", []), ("script-src", script), ("style-src", style), ("img-src", image), ("connect-src", connect),
             ("frame-src", frame), ("base-uri", []), ("form-action", ["'self'"]), ("frame-ancestors", []), ("object-src", []),
         ])
@@ -55,9 +57,9 @@ struct ContentSecurityPolicy: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - script: The page's one inline script.
     ///   - style: The page's one inline style sheet.
-    static func pinnedInline(script: String, style: String) -> ContentSecurityPolicy {
+    static func pinnedInline(script: String, style: String) -> PageSecurityPolicy {
         func hash(_ text: String) -> String { "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'" }
-        return ContentSecurityPolicy(directives: [
+        return PageSecurityPolicy(directives: [
             ("default-src", []), ("script-src", [hash(script)]), ("style-src", [hash(style)]), ("base-uri", []), ("form-action", []),
             ("frame-ancestors", []),
         ])
