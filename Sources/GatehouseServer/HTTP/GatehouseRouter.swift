@@ -26,6 +26,8 @@ struct GatehouseRouter {
         router.add(middleware: RequestContextMiddleware(trustedProxies: trustedProxies))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        let servedRoutes = ExtensionMethodMiddleware.LockedRoutes()
+        router.add(middleware: ExtensionMethodMiddleware(routes: servedRoutes))
         let recorder = RouteRecorder(router: router)
         let routes = recorder.group()
         let authenticator = BearerAuthenticator(sessions: sessions)
@@ -52,6 +54,8 @@ struct GatehouseRouter {
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)
         OperationsController(sessions: sessions, metrics: metrics).addRoutes(to: routes)
-        return recorder.finish()
+        let served = recorder.finish()
+        servedRoutes.fill(served)
+        return served
     }
 }
