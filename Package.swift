@@ -45,6 +45,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                // Which country a number is in (the SMS allow list), with its sources and date in the file.
+                .embedInCode("Resources/Phone/country-prefixes.tsv")
+            ]
+        ),
+        // Messages: rendering mail (MIME, RFC 2047, templates) and texts, the delivery queue's dispatcher and
+        // channels, and the outbox senders; the core only queues a MailRequest or an SMSRequest.
+        .target(
+            name: "GatehouseMessaging",
+            dependencies: [
+                "GatehouseCore", "GatehouseInfrastructure",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [
@@ -64,8 +78,6 @@ let package = Package(
                 .embedInCode("Resources/Mail/test.subject.mustache"),
                 .embedInCode("Resources/Mail/test.text.mustache"),
                 .embedInCode("Resources/Mail/test.html.mustache"),
-                // Which country a number is in (the SMS allow list), with its sources and date in the file.
-                .embedInCode("Resources/Phone/country-prefixes.tsv"),
             ]
         ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked
@@ -93,6 +105,7 @@ let package = Package(
         .target(
             name: "GatehouseAWS",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseCore", "GatehouseInfrastructure",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -105,6 +118,7 @@ let package = Package(
         .target(
             name: "GatehouseSMTP",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -137,6 +151,7 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseServer", "GatehouseCore", "GatehouseStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -156,6 +171,7 @@ let package = Package(
         .target(
             name: "GatehouseTesting",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseSMTP", "GatehouseAWS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -174,8 +190,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GatehouseMessagingTests",
+            dependencies: ["GatehouseMessaging", "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting"]
+        ),
+        .testTarget(
             name: "GatehouseSMTPTests",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseSMTP", "GatehouseCore", "GatehouseTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -184,6 +205,7 @@ let package = Package(
         .testTarget(
             name: "GatehouseAWSTests",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseAWS", "GatehouseCore", "GatehouseInfrastructure", "GatehouseTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -199,12 +221,14 @@ let package = Package(
         .testTarget(
             name: "GatehousePoolTests",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseTesting", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [
+                "GatehouseMessaging",
                 "GatehouseServer", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseSMTP",
                 "GatehouseTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),

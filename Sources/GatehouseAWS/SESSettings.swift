@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import NIOCore
 
 /// Where Amazon SES is and how Gatehouse signs its calls (`GATEHOUSE_MAIL=ses`).

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import NIOCore
 
 /// Where Amazon SNS is and how Gatehouse signs its calls (`GATEHOUSE_SMS=sns`).

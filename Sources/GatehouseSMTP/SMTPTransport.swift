@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseMessaging
 import Logging
 import NIOCore
 import NIOPosix

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAWS
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import GatehouseStore
 import Hummingbird
 import Logging

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import Logging
 
 /// A mail transport that keeps every message it is given, so tests read codes the way a user would:

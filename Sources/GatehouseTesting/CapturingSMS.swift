@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 
 /// An SMS transport that keeps every text it is given, so tests read codes the way a user would: from
 /// the text. Like ``CapturingMailer``, its readers first wait until the attached dispatcher has worked

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseServer
 
 /// `gatehouse mail …`: mail operations.

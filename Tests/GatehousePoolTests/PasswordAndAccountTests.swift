@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import GatehouseStore
 import GatehouseTesting
 import Testing

@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseSMTP
 import GatehouseTesting
 import Logging

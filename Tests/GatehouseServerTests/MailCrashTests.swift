@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseMessaging
 import GatehouseTesting
 import Testing
 

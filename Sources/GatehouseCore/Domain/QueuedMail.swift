@@ -17,7 +17,7 @@ public struct QueuedMail: Sendable, Equatable {
 
     /// A time-ordered id (also the sealing context `mail:<id>` and the `Message-ID`'s left part).
     public var id: String
-    /// The ``DeliveryChannel`` that sends it: `mail` or `sms`.
+    /// The delivery channel that sends it: `mail` or `sms`.
     public var channel: String
     /// The ``MailRequest/Kind`` or ``SMSRequest/Kind`` raw value, for logs and metrics.
     public var kind: String

@@ -22,7 +22,7 @@ public struct SystemRandomSource: RandomSource {
 
 extension RandomSource {
     /// A uniformly distributed integer in `0..<upperBound` (rejection sampling, no modulo bias).
-    func uniform(below upperBound: UInt32) -> UInt32 {
+    package func uniform(below upperBound: UInt32) -> UInt32 {
         precondition(upperBound > 0)
         let limit = UInt32.max - (UInt32.max % upperBound)
         while true {

@@ -1,5 +1,6 @@
 import GatehouseAWS
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseSMTP
 
 extension GatehouseConfiguration {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseMessaging
 
 extension GatehouseConfiguration {
     /// Reads where text messages go (`GATEHOUSE_SMS`: `outbox`, the default, or `sns`).

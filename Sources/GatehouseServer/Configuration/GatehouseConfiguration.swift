@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAWS
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import Logging
 
 /// Everything Gatehouse can be configured with, with the defaults that let `gatehouse serve` start on

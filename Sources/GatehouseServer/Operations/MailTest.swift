@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import Logging
 
 /// `gatehouse mail test <address>`: renders a test message with the configured sender and templates and

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehouseInfrastructure
+import GatehouseMessaging
 import Prometheus
 
 /// Prometheus metrics of one app instance (its own registry, so tests can run several apps).

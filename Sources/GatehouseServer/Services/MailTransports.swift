@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseSMTP
 import Logging
 

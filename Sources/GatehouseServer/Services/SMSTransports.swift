@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
+import GatehouseMessaging
 import Logging
 
 /// Builds the configured SMS transport. Not wired into any flow yet: the phone sign-in flows will call it.

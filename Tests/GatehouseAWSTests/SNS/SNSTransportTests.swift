@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseTesting
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseMessaging
 
 /// A message for the tests: `data` as given, the rest filled in.
 func testMail(to recipient: String, data: String = "Subject: hello\r\n\r\nHello.\r\n", id: String = "m1") -> OutgoingMail {

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseMessaging
 import GatehouseTesting
 
 /// A message as a mail server received it (the raw RFC 5322 text), taken apart the way a mail client

@@ -1,0 +1,43 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import Logging
+
+/// The mail channel of the delivery queue: a queued ``MailRequest`` rendered from its template and
+/// sent through the configured ``MailTransport``.
+public struct MailChannel: DeliveryChannel {
+    /// `mail`.
+    public let name = "mail"
+    let renderer: MailRenderer
+    let transport: any MailTransport
+
+    /// The channel.
+    /// - Parameters:
+    ///   - renderer: Turns requests into messages.
+    ///   - transport: Sends them.
+    public init(renderer: MailRenderer, transport: any MailTransport) {
+        self.renderer = renderer
+        self.transport = transport
+    }
+
+    /// The transport's name.
+    public var transportName: String { transport.name }
+
+    /// Decodes the ``MailRequest``.
+    /// - Parameters:
+    ///   - plaintext: The request as JSON.
+    ///   - id: The message's id (also its `Message-ID`'s left part).
+    /// - Returns: The message; a code it carries is valid for the request's lifetime.
+    /// - Throws: A decoding error.
+    public func open(_ plaintext: Data, id: String) throws -> QueuedDelivery {
+        let request = try JSONDecoder().decode(MailRequest.self, from: plaintext)
+        let renderer = self.renderer
+        let transport = self.transport
+        return QueuedDelivery(codeLifetime: request.code == nil ? nil : request.lifetime.map(TimeInterval.init)) { date in
+            try await transport.send(try renderer.render(request, id: id, date: date))
+        }
+    }
+
+    /// Closes the transport.
+    public func shutdown() async { await transport.shutdown() }
+}

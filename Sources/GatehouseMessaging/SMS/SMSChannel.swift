@@ -1,0 +1,56 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import Logging
+
+/// The SMS channel of the delivery queue: a queued ``SMSRequest`` rendered as one short text and sent
+/// through the configured ``SMSTransport`` (the outbox or Amazon SNS).
+public struct SMSChannel: DeliveryChannel {
+    /// `sms`.
+    public let name = "sms"
+    let appName: String
+    let transport: any SMSTransport
+
+    /// The channel.
+    /// - Parameters:
+    ///   - appName: The app's name, the text's first words.
+    ///   - transport: Sends the texts.
+    public init(appName: String, transport: any SMSTransport) {
+        self.appName = appName
+        self.transport = transport
+    }
+
+    /// The transport's name.
+    public var transportName: String { transport.name }
+
+    /// Decodes the ``SMSRequest``.
+    /// - Parameters:
+    ///   - plaintext: The request as JSON.
+    ///   - id: The message's id.
+    /// - Returns: The message; its code is valid for the request's lifetime.
+    /// - Throws: A decoding error.
+    public func open(_ plaintext: Data, id: String) throws -> QueuedDelivery {
+        let request = try JSONDecoder().decode(SMSRequest.self, from: plaintext)
+        let sms = OutgoingSMS(id: id, to: request.to, text: Self.text(for: request, appName: appName), kind: request.kind.rawValue)
+        let transport = self.transport
+        return QueuedDelivery(codeLifetime: TimeInterval(request.lifetime)) { _ in
+            guard OutgoingSMS.isE164(sms.to) else { throw DeliveryError(.permanent, "the queued number is not E.164") }
+            try await transport.send(sms)
+        }
+    }
+
+    /// The text: the app's name, the code, its lifetime, and a warning not to share it — short enough
+    /// for one GSM-7 segment with a usual app name.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - appName: The app's name.
+    /// - Returns: The text.
+    public static func text(for request: SMSRequest, appName: String) -> String {
+        let minutes = max(1, request.lifetime / 60)
+        let purpose = request.kind == .signIn ? "sign-in" : "verification"
+        return "\(appName) \(purpose) code: \(request.code). It expires in \(minutes) min. Do not share it."
+    }
+
+    /// Closes the transport.
+    public func shutdown() async { await transport.shutdown() }
+}
