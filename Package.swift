@@ -78,6 +78,9 @@ let package = Package(
                 .embedInCode("Resources/Mail/test.subject.mustache"),
                 .embedInCode("Resources/Mail/test.text.mustache"),
                 .embedInCode("Resources/Mail/test.html.mustache"),
+                // The texts, one template per SMSRequest.Kind.
+                .embedInCode("Resources/SMS/phone_sign_in.text.mustache"),
+                .embedInCode("Resources/SMS/link_phone.text.mustache"),
             ]
         ),
         // The system's SQLite (libsqlite3-dev), which the store drives through its C API. sqlite-nio's copy is linked

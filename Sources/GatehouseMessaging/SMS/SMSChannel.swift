@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
 import Logging
+import Mustache
 
 /// The SMS channel of the delivery queue: a queued ``SMSRequest`` rendered as one short text and sent
 /// through the configured ``SMSTransport`` (the outbox or Amazon SNS).
@@ -39,17 +40,31 @@ public struct SMSChannel: DeliveryChannel {
         }
     }
 
-    /// The text: the app's name, the code, its lifetime, and a warning not to share it — short enough
-    /// for one GSM-7 segment with a usual app name.
+    /// The text, from `Resources/SMS/<kind>.text.mustache`: the app's name, the code, its lifetime, and
+    /// a warning not to share it — short enough for one GSM-7 segment with a usual app name.
     /// - Parameters:
     ///   - request: The request.
     ///   - appName: The app's name.
     /// - Returns: The text.
     public static func text(for request: SMSRequest, appName: String) -> String {
-        let minutes = max(1, request.lifetime / 60)
-        let purpose = request.kind == .signIn ? "sign-in" : "verification"
-        return "\(appName) \(purpose) code: \(request.code). It expires in \(minutes) min. Do not share it."
+        let context: [String: Any] = ["app_name": appName, "code": request.code, "minutes": max(1, request.lifetime / 60)]
+        let rendered = templates[request.kind]?.render(context) ?? ""
+        return rendered.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// The built-in text templates, one per kind (checked by a test to parse and to exist for every kind).
+    static let templates: [SMSRequest.Kind: MustacheTemplate] = {
+        var templates: [SMSRequest.Kind: MustacheTemplate] = [:]
+        for kind in SMSRequest.Kind.allCases {
+            let bytes: [UInt8]
+            switch kind {
+            case .signIn: bytes = PackageResources.phone_sign_in_text_mustache
+            case .linkPhone: bytes = PackageResources.link_phone_text_mustache
+            }
+            templates[kind] = try? MustacheTemplate(string: String(decoding: bytes, as: UTF8.self))
+        }
+        return templates
+    }()
 
     /// Closes the transport.
     public func shutdown() async { await transport.shutdown() }
