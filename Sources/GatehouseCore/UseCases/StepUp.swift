@@ -9,7 +9,8 @@ import Logging
 /// over an account that also has a password or a provider.
 public struct StepUp: Sendable {
     let backend: any AccountBackend
-    let passwords: PasswordAuthentication
+    /// Checks a current password (``PasswordAuthentication/confirmCurrentPassword(principal:password:client:logger:)``).
+    let confirmPassword: @Sendable (Principal, String, ClientInfo, Logger) async throws -> Void
     let clock: any TimeSource
     /// The longest a sign-in counts as recent for a sensitive action, if any (`GATEHOUSE_STEP_UP_MAX_AGE`).
     let maxAge: TimeInterval?
@@ -21,10 +22,22 @@ public struct StepUp: Sendable {
     ///   - clock: The time a sign-in's age is measured at.
     ///   - maxAge: The longest a sign-in counts as recent, or nil for any age.
     public init(backend: any AccountBackend, passwords: PasswordAuthentication, clock: any TimeSource, maxAge: TimeInterval?) {
+        self.init(backend: backend, clock: clock, maxAge: maxAge) { principal, password, client, logger in
+            try await passwords.confirmCurrentPassword(principal: principal, password: password, client: client, logger: logger)
+        }
+    }
+
+    /// The check with the current-password proof given as a function (tests of the policy alone).
+    init(
+        backend: any AccountBackend,
+        clock: any TimeSource,
+        maxAge: TimeInterval?,
+        confirmPassword: @escaping @Sendable (Principal, String, ClientInfo, Logger) async throws -> Void
+    ) {
         self.backend = backend
-        self.passwords = passwords
         self.clock = clock
         self.maxAge = maxAge
+        self.confirmPassword = confirmPassword
     }
 
     /// Refuses a sensitive action unless the caller's session is strong and recent enough, or
@@ -42,7 +55,7 @@ public struct StepUp: Sendable {
             guard facts.hasPassword else {
                 throw GatehouseError.invalidRequest("This account has no password: sign in again to do this.")
             }
-            try await passwords.confirmCurrentPassword(principal: principal, password: currentPassword, client: client, logger: logger)
+            try await confirmPassword(principal, currentPassword, client, logger)
             return
         }
         let strongest = facts.account.max() ?? facts.session
