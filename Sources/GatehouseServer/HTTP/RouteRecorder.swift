@@ -28,9 +28,6 @@ final class RouteRecorder<Context: RequestContext>: RouterMethods {
         return self
     }
 
-    /// The methods a 405 is answered for: every standard method a path does not serve.
-    static var fallbackMethods: [HTTPRequest.Method] { [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect] }
-
     /// Registers, for every recorded path, a ``MethodNotAllowedResponder`` on each standard method
     /// the path does not serve, and returns what is served.
     /// - Returns: The served routes.
@@ -45,7 +42,7 @@ final class RouteRecorder<Context: RequestContext>: RouterMethods {
         }
         for (path, methods) in allowed {
             let responder = MethodNotAllowedResponder<Context>(allowed: methods)
-            for method in Self.fallbackMethods where !methods.contains(method) {
+            for method in ServedRoutes.standardMethods where !methods.contains(method) {
                 router.on(path, method: method, responder: responder)
             }
         }

@@ -11,6 +11,10 @@ public struct ServedRoutes: Sendable {
         public let method: String
     }
 
+    /// HTTP's standard methods: the router answers 405 for each one a served path does not serve
+    /// (``ExtensionMethodMiddleware`` answers any other method).
+    static let standardMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+
     /// Every served route, in registration order.
     public let routes: [Route]
 

@@ -47,7 +47,7 @@ struct ExtensionMethodMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard !RouteRecorder<Context>.fallbackMethods.contains(request.method), let allowed = routes.methods(for: Substring(request.uri.path))
+        guard !ServedRoutes.standardMethods.contains(request.method), let allowed = routes.methods(for: Substring(request.uri.path))
         else { return try await next(request, context) }
         context.coreContext.endpointPath.value = "MethodNotAllowed"
         throw TransportError(.methodNotAllowed, "This path does not accept \(request.method.rawValue).", allowedMethods: allowed)
