@@ -248,10 +248,10 @@ let package = Package(
 )
 
 // One set of Swift settings for every target, as Hummingbird's own Package.swift has: existential
-// types spelled `any`, and a type's members visible only where its module is imported.
+// types spelled `any`. (MemberImportVisibility was tried and left off: the release build then takes
+// Glibc's `stat` for a member of CDispatch and refuses it, where the debug build compiles.)
 let sharedSwiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings

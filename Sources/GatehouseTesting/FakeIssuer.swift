@@ -32,7 +32,9 @@ public final class FakeIssuer: Sendable {
     }
 
     public let port: Int
-    let clock: any TimeSource
+    /// The time tokens are minted at (``follow(_:)`` can change it).
+    private let clockBox: LockedBox<any TimeSource>
+    var clock: any TimeSource { clockBox.withLock { $0 } }
     private let keys: LockedBox<[Provider: [SigningKey]]>
     private let records = LockedBox(Records())
     private let behaviour = LockedBox(Behaviour())
@@ -42,7 +44,7 @@ public final class FakeIssuer: Sendable {
 
     init(port: Int, clock: any TimeSource, keys: [Provider: [SigningKey]]) {
         self.port = port
-        self.clock = clock
+        self.clockBox = LockedBox(clock)
         self.keys = LockedBox(keys)
     }
 
@@ -53,6 +55,12 @@ public final class FakeIssuer: Sendable {
     public var appleAPIURL: String { baseURL + "/apple" }
 
     public var recorded: Records { records.withLock { $0 } }
+
+    /// Mints tokens at `clock`'s time from now on: an app under test on a test clock is told the
+    /// same time its tokens were issued at, however long the test waited for the machine (a frozen
+    /// app clock beside the wall clock refused tokens as issued in the future under load).
+    /// - Parameter clock: The app's clock.
+    public func follow(_ clock: any TimeSource) { clockBox.withLock { $0 = clock } }
 
     /// An Apple authorization code issued to `subject`: `/auth/token` answers it with an identity
     /// token for that subject, as Apple does. A code the fake never issued is someone else's: its

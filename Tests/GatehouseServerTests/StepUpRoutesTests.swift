@@ -67,6 +67,19 @@ struct StepUpRoutesTests {
         }
     }
 
+    /// The seeds' clients delete with no body, some with a JSON `Content-Type` on every request: both
+    /// work for a strong session.
+    @Test func aStrongSessionDeletesWithNoBodyWhateverTheContentType() async throws {
+        let app = try await TestApp.make()
+        try await app.live { client in
+            for (index, type) in [nil, "application/json"].enumerated() {
+                let bearer = try await client.signedIn(app, email: "plain\(index)@example.com").string("access_token")
+                let deleted = try await client.send(.delete, "/me", raw: type == nil ? nil : "", contentType: type, bearer: bearer)
+                #expect(deleted.status == .noContent, "\(type ?? "no Content-Type"): \(deleted.bodyText)")
+            }
+        }
+    }
+
     @Test func theSettingIsReadAndBounded() throws {
         #expect(try GatehouseConfiguration.fromEnvironment([:]).stepUpMaxAge == nil)
         #expect(try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_STEP_UP_MAX_AGE": "900"]).stepUpMaxAge == 900)

@@ -190,6 +190,13 @@ public struct PasswordAuthentication: Sendable {
             client: client,
             logger: logger
         )
+        try await verifyCurrent(plan, client: client)
+        domainEvents.publish(try await plan.apply())
+    }
+
+    /// Checks the current password of `plan` as a failed sign-in would count: against the account's
+    /// and the client's sign-in limits, after the hashing queue admits the client.
+    func verifyCurrent(_ plan: PasswordChangePlan, client: ClientInfo) async throws {
         let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
         try await admit(client)
         try await limiter.guarding(
@@ -199,7 +206,6 @@ public struct PasswordAuthentication: Sendable {
         ) {
             try await plan.verifyCurrent()
         }
-        domainEvents.publish(try await plan.apply())
     }
 
     /// Proves the caller knows the account's current password (step-up for a sensitive action),
@@ -219,14 +225,6 @@ public struct PasswordAuthentication: Sendable {
             client: client,
             logger: logger
         )
-        let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
-        try await admit(client)
-        try await limiter.guarding(
-            [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
-            resetOnSuccess: [accountBucket],
-            failureCodes: [.invalidCredentials]
-        ) {
-            try await plan.verifyCurrent()
-        }
+        try await verifyCurrent(plan, client: client)
     }
 }

@@ -27,7 +27,27 @@ struct RequestBodyReader: Sendable {
         guard let contentType = request.headers[.contentType], Self.isJSON(contentType) else {
             throw TransportError(.unsupportedMediaType, "Send the body as application/json.")
         }
+        return try decode(type, json: try await collect(request))
+    }
+
+    /// Decodes a JSON body if the request has one; nil for a request without a body, as a `DELETE`
+    /// usually is (an empty body counts as none, whatever its `Content-Type` says).
+    /// - Parameters:
+    ///   - type: The request type.
+    ///   - request: The request.
+    /// - Returns: The decoded body, or nil.
+    /// - Throws: As ``decode(_:from:)``.
+    func decodeIfPresent<Body: ContractRequest>(_ type: Body.Type, from request: Request) async throws -> Body? {
         let buffer = try await collect(request)
+        guard buffer.readableBytes > 0 else { return nil }
+        guard let contentType = request.headers[.contentType], Self.isJSON(contentType) else {
+            throw TransportError(.unsupportedMediaType, "Send the body as application/json.")
+        }
+        return try decode(type, json: buffer)
+    }
+
+    /// Decodes a collected JSON body into a contract request type.
+    private func decode<Body: ContractRequest>(_ type: Body.Type, json buffer: ByteBuffer) throws -> Body {
         guard buffer.readableBytes > 0 else { throw GatehouseError.invalidRequest("The request body is empty.") }
         let value: JSONValue
         do {
@@ -58,20 +78,6 @@ struct RequestBodyReader: Sendable {
         } catch {
             throw GatehouseError.invalidRequest("The body does not have the members this endpoint expects.")
         }
-    }
-
-    /// Decodes a JSON body if the request has one (a `Content-Type` or a non-zero length); nil for a
-    /// request without a body, as a `DELETE` usually is.
-    /// - Parameters:
-    ///   - type: The request type.
-    ///   - request: The request.
-    /// - Returns: The decoded body, or nil.
-    /// - Throws: As ``decode(_:from:)``.
-    func decodeIfPresent<Body: ContractRequest>(_ type: Body.Type, from request: Request) async throws -> Body? {
-        let declared = request.headers[.contentLength].flatMap { Int($0) }
-        let chunked = request.headers[.transferEncoding] != nil
-        guard request.headers[.contentType] != nil || chunked || (declared ?? 0) > 0 else { return nil }
-        return try await decode(type, from: request)
     }
 
     /// Collects at most ``limit`` bytes; a declared or actual larger body is refused without reading it all.

@@ -46,6 +46,7 @@ extension TestApp {
             c.applePrivateKeyFile = keyFile.path
             configure(&c)
         }
+        if !realTime { issuer.follow(clock) }
         return (app, appleKey.publicKey)
     }
 }
