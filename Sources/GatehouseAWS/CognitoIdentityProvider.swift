@@ -4,7 +4,7 @@ import GatehouseInfrastructure
 import Logging
 
 /// Amazon Cognito behind the same use cases as the embedded pool (its strategy for
-/// ``PasswordBackend``, ``SessionBackend``, ``SocialBackend`` and ``AccountBackend``): Cognito holds
+/// ``PasswordStrategy``, ``SessionStrategy``, ``SocialStrategy`` and ``AccountStrategy``): Cognito holds
 /// the users and issues the tokens; Gatehouse verifies provider tokens itself, keeps the (provider, sub) → Cognito user
 /// links (Gatehouse's own rate limits are the use cases'), and records every session it hands out so that sign-out,
 /// password changes and deletion end access tokens on our endpoints at once (Cognito's stay valid

@@ -11,7 +11,7 @@ import Testing
 @Suite("Policy: step-up over a fake strategy")
 struct StepUpPolicyTests {
     /// Answers step-up questions from fixed facts and records nothing else.
-    struct FakeAccounts: AccountBackend {
+    struct FakeAccounts: AccountStrategy {
         let facts: StepUpFacts?
 
         func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
@@ -36,7 +36,7 @@ struct StepUpPolicyTests {
 
     static func stepUp(_ facts: StepUpFacts?, maxAge: TimeInterval? = nil, at now: Date = signedIn, probe: PasswordProbe = PasswordProbe()) -> StepUp
     {
-        StepUp(backend: FakeAccounts(facts: facts), clock: TestClock(now), maxAge: maxAge) { _, password, _, _ in try probe.confirm(password) }
+        StepUp(strategy: FakeAccounts(facts: facts), clock: TestClock(now), maxAge: maxAge) { _, password, _, _ in try probe.confirm(password) }
     }
 
     static func facts(_ session: SignInMethod, _ account: Set<SignInMethod>, password: Bool? = nil) -> StepUpFacts {

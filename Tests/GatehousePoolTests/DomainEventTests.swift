@@ -47,7 +47,7 @@ struct DomainEventTests {
         try await PoolHarness.run { h in
             let cache = ProfileCache(clock: h.clock, ttl: 300)
             h.domainEvents.subscribe(CacheInvalidation(liveness: h.liveness, profiles: cache))
-            let profiles = Profiles(store: h.store, backend: h.pool, clock: h.clock, cache: cache, domainEvents: h.domainEvents)
+            let profiles = Profiles(store: h.store, strategy: h.pool, clock: h.clock, cache: cache, domainEvents: h.domainEvents)
             let principal = try await h.me(try await h.confirmedUser())
             #expect(try await profiles.view(for: principal, logger: h.logger).profile.fullName == "Alice")
             // A change through another instance of the use case reaches this cache through the event.

@@ -167,7 +167,7 @@ struct PhoneSignInTests {
     @Test func phoneSignInIsOffWithoutCountries() async throws {
         try await PoolHarness.run { h in
             let off = PhoneSignIn(
-                backend: h.pool,
+                strategy: h.pool,
                 policy: .disabled,
                 limiter: h.limiter,
                 events: NoAuthEvents(),

@@ -96,23 +96,23 @@ struct PoolHarness: Sendable {
             let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
             let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
             let pool = makePool(logN)
-            let passwords = PasswordAuthentication(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events)
-            let stepUp = StepUp(backend: pool, passwords: passwords, clock: clock, maxAge: stepUpMaxAge)
+            let passwords = PasswordAuthentication(strategy: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events)
+            let stepUp = StepUp(strategy: pool, passwords: passwords, clock: clock, maxAge: stepUpMaxAge)
             return try await body(
                 PoolHarness(
                     store: store,
                     pool: pool,
                     passwords: passwords,
-                    sessions: Sessions(backend: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
-                    accounts: Accounts(backend: pool, appleVault: nil, domainEvents: events, stepUp: stepUp),
-                    profiles: Profiles(store: store, backend: pool, clock: clock, domainEvents: events),
+                    sessions: Sessions(strategy: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
+                    accounts: Accounts(strategy: pool, appleVault: nil, domainEvents: events, stepUp: stepUp),
+                    profiles: Profiles(store: store, strategy: pool, clock: clock, domainEvents: events),
                     domainEvents: events,
                     limiter: limiter,
                     clock: clock,
                     mailer: mailer,
                     texts: texts,
                     phone: PhoneSignIn(
-                        backend: pool,
+                        strategy: pool,
                         policy: SMSCountryPolicy(allowedCountries: ["US", "CA", "GB", "DE"]),
                         limiter: limiter,
                         events: NoAuthEvents(),
@@ -143,7 +143,7 @@ struct PoolHarness: Sendable {
 
     /// The password use case over another pool (e.g. from ``makePool``), publishing to the same events.
     func passwords(over other: EmbeddedUserPool) -> PasswordAuthentication {
-        PasswordAuthentication(backend: other, limiter: limiter, events: NoAuthEvents(), domainEvents: domainEvents)
+        PasswordAuthentication(strategy: other, limiter: limiter, events: NoAuthEvents(), domainEvents: domainEvents)
     }
 }
 

@@ -3,8 +3,8 @@ import GatehouseInfrastructure
 import Logging
 
 /// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped
-/// tokens. It is the embedded strategy behind the use cases (``PasswordBackend``, ``SessionBackend``,
-/// ``SocialBackend``, ``AccountBackend``): it talks only to the store, and returns what it ended for
+/// tokens. It is the embedded strategy behind the use cases (``PasswordStrategy``, ``SessionStrategy``,
+/// ``SocialStrategy``, ``AccountStrategy``): it talks only to the store, and returns what it ended for
 /// the use cases to publish. Social sign-in records its session in the transaction that finds the user
 /// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {

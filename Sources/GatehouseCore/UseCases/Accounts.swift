@@ -5,19 +5,19 @@ import Logging
 /// once (``DomainEvent/userDeleted(sub:)``) and their Apple tokens are revoked (the queue retries if
 /// Apple cannot be reached).
 public struct Accounts: Sendable {
-    let backend: any AccountBackend
+    let strategy: any AccountStrategy
     let appleVault: AppleTokenVault?
     let domainEvents: DomainEvents
     let stepUp: StepUp
 
     /// Creates the use case.
     /// - Parameters:
-    ///   - backend: The active provider's account strategy.
+    ///   - strategy: The active provider's account strategy.
     ///   - appleVault: Set when Apple credentials are configured.
     ///   - domainEvents: Where the deletion is published.
     ///   - stepUp: The check a deletion passes first.
-    public init(backend: any AccountBackend, appleVault: AppleTokenVault?, domainEvents: DomainEvents, stepUp: StepUp) {
-        self.backend = backend
+    public init(strategy: any AccountStrategy, appleVault: AppleTokenVault?, domainEvents: DomainEvents, stepUp: StepUp) {
+        self.strategy = strategy
         self.appleVault = appleVault
         self.domainEvents = domainEvents
         self.stepUp = stepUp
@@ -33,7 +33,7 @@ public struct Accounts: Sendable {
     ///   (the client may retry).
     public func delete(for principal: Principal, currentPassword: String? = nil, client: ClientInfo, logger: Logger) async throws {
         try await stepUp.require(principal: principal, currentPassword: currentPassword, client: client, logger: logger)
-        let queued = try await backend.deleteAccount(principal: principal, logger: logger)
+        let queued = try await strategy.deleteAccount(principal: principal, logger: logger)
         domainEvents.publish(.userDeleted(sub: principal.sub))
         logger.info("account deleted", metadata: ["user.sub": .string(principal.sub)])
         if let appleVault, !queued.isEmpty { await appleVault.attempt(ids: queued, logger: logger) }

@@ -7,23 +7,23 @@ import Logging
 /// backing.
 ///
 /// The order is part of the security (HardeningTests pin it): a client past its share of the
-/// hashing queue is refused before any database work (``PasswordBackend/admit(client:)``), and an
+/// hashing queue is refused before any database work (``PasswordStrategy/admit(client:)``), and an
 /// attempt is reserved against the failure limits before the password or code is checked, so
 /// concurrent guesses get no more evaluations than sequential ones.
 public struct PasswordAuthentication: Sendable {
-    let backend: any PasswordBackend
+    let strategy: any PasswordStrategy
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
 
     /// Creates the use case.
     /// - Parameters:
-    ///   - backend: The active provider's password strategy.
+    ///   - strategy: The active provider's password strategy.
     ///   - limiter: The throttles and quotas.
     ///   - events: Where sign-in outcomes are counted.
     ///   - domainEvents: Where what a flow changed is published.
-    public init(backend: any PasswordBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
-        self.backend = backend
+    public init(strategy: any PasswordStrategy, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+        self.strategy = strategy
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
@@ -33,7 +33,7 @@ public struct PasswordAuthentication: Sendable {
 
     /// Refuses (after the refusal delay) a client past its share of the hashing queue.
     func admit(_ client: ClientInfo) async throws {
-        try await limiter.holdingRefusals { try backend.admit(client: client) }
+        try await limiter.holdingRefusals { try strategy.admit(client: client) }
     }
 
     /// The code limits. Guesses count against the code they target (its five tries, spent before the
@@ -67,7 +67,7 @@ public struct PasswordAuthentication: Sendable {
     /// - Throws: `invalid_request`, `invalid_password`, `too_many_requests`.
     public func signUp(email rawEmail: String, password: String, fullName: String?, client: ClientInfo, logger: Logger) async throws -> SignUpResult {
         let email = try EmailAddress(rawEmail)
-        try backend.checkNewPassword(password, email: email)
+        try strategy.checkNewPassword(password, email: email)
         let name = try InputRules.displayName(fullName)
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
         try await admit(client)
@@ -75,7 +75,7 @@ public struct PasswordAuthentication: Sendable {
         let limiter = self.limiter
         // The address's quota is drawn on where the strategy sends (or would send) the mail.
         let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
-        return try await backend.signUp(
+        return try await strategy.signUp(
             email: email,
             password: password,
             name: name,
@@ -96,7 +96,7 @@ public struct PasswordAuthentication: Sendable {
         let email = try EmailAddress(rawEmail)
         let code = InputRules.code(code)
         let changed = try await guardingCode(client: client) {
-            try await backend.confirmSignUp(email: email, code: code, client: client, logger: logger)
+            try await strategy.confirmSignUp(email: email, code: code, client: client, logger: logger)
         }
         domainEvents.publish(changed)
     }
@@ -111,7 +111,7 @@ public struct PasswordAuthentication: Sendable {
     public func resendConfirmationCode(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let email = try EmailAddress(rawEmail)
         try await consumeMailQuota(email, client: client)
-        return try await backend.resendConfirmationCode(email: email, client: client, logger: logger)
+        return try await strategy.resendConfirmationCode(email: email, client: client, logger: logger)
     }
 
     /// Signs in with email and password (counted under `password`).
@@ -125,7 +125,7 @@ public struct PasswordAuthentication: Sendable {
     public func signIn(email rawEmail: String, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         try await events.observing("password") {
             let email = try EmailAddress(rawEmail)
-            try backend.checkPresentedPassword(password)
+            try strategy.checkPresentedPassword(password)
             let accountBucket = limiter.bucket(limits.signInPerAccount, email.key)
             try await admit(client)
             // The attempt is counted before the password is checked, so concurrent guesses cannot
@@ -135,7 +135,7 @@ public struct PasswordAuthentication: Sendable {
                 resetOnSuccess: [accountBucket],
                 failureCodes: [.invalidCredentials]
             ) {
-                try await backend.verifyPassword(email: email, password: password, client: client, logger: logger)
+                try await strategy.verifyPassword(email: email, password: password, client: client, logger: logger)
             }
             return try await grant.start()
         }
@@ -151,7 +151,7 @@ public struct PasswordAuthentication: Sendable {
     public func forgotPassword(email rawEmail: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let email = try EmailAddress(rawEmail)
         try await consumeMailQuota(email, client: client)
-        return try await backend.forgotPassword(email: email, client: client, logger: logger)
+        return try await strategy.forgotPassword(email: email, client: client, logger: logger)
     }
 
     /// Sets a new password with the code from the reset mail; every session of the user ends.
@@ -164,12 +164,12 @@ public struct PasswordAuthentication: Sendable {
     /// - Throws: `invalid_password`, `code_mismatch`, `code_expired`, `too_many_requests`.
     public func resetPassword(email rawEmail: String, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
         let email = try EmailAddress(rawEmail)
-        try backend.checkNewPassword(newPassword, email: email)
+        try strategy.checkNewPassword(newPassword, email: email)
         let code = InputRules.code(code)
         try await admit(client)
         // A reset proves the address: the account's sign-in back-off is cleared with its code limit.
         let ended = try await guardingCode(client: client, alsoResetting: [limiter.bucket(limits.signInPerAccount, email.key)]) {
-            try await backend.resetPassword(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
+            try await strategy.resetPassword(email: email, code: code, newPassword: newPassword, client: client, logger: logger)
         }
         domainEvents.publish(ended)
     }
@@ -183,7 +183,7 @@ public struct PasswordAuthentication: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
     public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
-        let plan = try await backend.preparePasswordChange(
+        let plan = try await strategy.preparePasswordChange(
             principal: principal,
             currentPassword: currentPassword,
             newPassword: newPassword,
@@ -218,7 +218,7 @@ public struct PasswordAuthentication: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `too_many_requests`.
     public func confirmCurrentPassword(principal: Principal, password: String, client: ClientInfo, logger: Logger) async throws {
-        let plan = try await backend.preparePasswordChange(
+        let plan = try await strategy.preparePasswordChange(
             principal: principal,
             currentPassword: password,
             newPassword: "",

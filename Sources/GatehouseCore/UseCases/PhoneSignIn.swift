@@ -7,7 +7,7 @@ import Logging
 /// on together so a refused request uses none — and the per-client code limit, reserved before a code
 /// is checked so concurrent guesses get no more tries than sequential ones (each code has its own five).
 public struct PhoneSignIn: Sendable {
-    let backend: any PhoneBackend
+    let strategy: any PhoneStrategy
     let policy: SMSCountryPolicy
     let limiter: RateLimiter
     let events: any AuthEventObserver
@@ -16,21 +16,21 @@ public struct PhoneSignIn: Sendable {
 
     /// Creates the use case.
     /// - Parameters:
-    ///   - backend: The active provider's phone strategy.
+    ///   - strategy: The active provider's phone strategy.
     ///   - policy: Which numbers may be texted (none: phone sign-in is off).
     ///   - limiter: The SMS quotas and the code limits.
     ///   - events: Where sign-in outcomes are counted (under `phone`).
     ///   - domainEvents: Where what a flow changed is published.
     ///   - stepUp: The check adding or replacing a number passes first.
     public init(
-        backend: any PhoneBackend,
+        strategy: any PhoneStrategy,
         policy: SMSCountryPolicy,
         limiter: RateLimiter,
         events: any AuthEventObserver,
         domainEvents: DomainEvents,
         stepUp: StepUp
     ) {
-        self.backend = backend
+        self.strategy = strategy
         self.policy = policy
         self.limiter = limiter
         self.events = events
@@ -51,7 +51,7 @@ public struct PhoneSignIn: Sendable {
     public func sendCode(phone: String, client: ClientInfo, logger: Logger) async throws -> CodeDelivery {
         let number = try textable(phone)
         try await limiter.consume(limiter.smsBuckets(number: number, client: client))
-        return try await backend.sendSignInCode(to: number, client: client, logger: logger)
+        return try await strategy.sendSignInCode(to: number, client: client, logger: logger)
     }
 
     /// Signs in with the texted code (counted under `phone`).
@@ -67,7 +67,7 @@ public struct PhoneSignIn: Sendable {
             let number = try textable(phone)
             let code = InputRules.code(code)
             let outcome = try await guardingCode(client: client) {
-                try await backend.verifySignInCode(number: number, code: code, client: client, logger: logger)
+                try await strategy.verifySignInCode(number: number, code: code, client: client, logger: logger)
             }
             domainEvents.publish(outcome.events)
             return outcome.tokens
@@ -95,7 +95,7 @@ public struct PhoneSignIn: Sendable {
         let number = try textable(phone)
         try await stepUp.require(principal: principal, currentPassword: currentPassword, client: client, logger: logger)
         try await limiter.consume(limiter.smsBuckets(number: number, client: client))
-        return try await backend.sendLinkCode(principal: principal, number: number, client: client, logger: logger)
+        return try await strategy.sendLinkCode(principal: principal, number: number, client: client, logger: logger)
     }
 
     /// Redeems the code that adds the number to the caller's account.
@@ -111,14 +111,14 @@ public struct PhoneSignIn: Sendable {
         let number = try textable(phone)
         let code = InputRules.code(code)
         let changed = try await guardingCode(client: client) {
-            try await backend.verifyLinkCode(principal: principal, number: number, code: code, client: client, logger: logger)
+            try await strategy.verifyLinkCode(principal: principal, number: number, code: code, client: client, logger: logger)
         }
         domainEvents.publish(changed)
     }
 
     /// Parses the number and checks the country policy; returns its canonical form (``SMSCountryPolicy/canonical(_:)``).
     func textable(_ phone: String) throws -> PhoneNumber {
-        try backend.checkPhoneAvailable()
+        try strategy.checkPhoneAvailable()
         guard policy.isEnabled else {
             throw GatehouseError(.providerDisabled, "Phone sign-in is not enabled on this server.")
         }

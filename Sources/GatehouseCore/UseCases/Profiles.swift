@@ -5,7 +5,7 @@ import Logging
 /// ``ProfileCache``; changes publish ``DomainEvent/profileChanged(sub:)``, which empties it.
 public struct Profiles: Sendable {
     let store: any GatehouseStore
-    let backend: any AccountBackend
+    let strategy: any AccountStrategy
     let clock: any TimeSource
     let cache: ProfileCache?
     let domainEvents: DomainEvents
@@ -13,19 +13,19 @@ public struct Profiles: Sendable {
     /// Creates the use case.
     /// - Parameters:
     ///   - store: Where profiles live.
-    ///   - backend: The active provider's account strategy (the seed, where names are kept).
+    ///   - strategy: The active provider's account strategy (the seed, where names are kept).
     ///   - clock: The time source.
     ///   - cache: The profile cache, if profiles are cached.
     ///   - domainEvents: Where profile changes are published.
     public init(
         store: any GatehouseStore,
-        backend: any AccountBackend,
+        strategy: any AccountStrategy,
         clock: any TimeSource,
         cache: ProfileCache? = nil,
         domainEvents: DomainEvents
     ) {
         self.store = store
-        self.backend = backend
+        self.strategy = strategy
         self.clock = clock
         self.cache = cache
         self.domainEvents = domainEvents
@@ -48,7 +48,7 @@ public struct Profiles: Sendable {
             cache?.put(existing)
             return existing
         }
-        let seed = try await backend.profileSeed(for: principal, logger: logger)
+        let seed = try await strategy.profileSeed(for: principal, logger: logger)
         let now = clock.now()
         let view: ProfileView = try await store.write { tx in
             let profile = try await tx.insertProfileIfAbsent(
@@ -83,7 +83,7 @@ public struct Profiles: Sendable {
         _ = try await view(for: principal, logger: logger)
         let sub = principal.sub
         let now = clock.now()
-        let backend = self.backend
+        let strategy = self.strategy
         defer { domainEvents.publish(.profileChanged(sub: sub)) }
         return try await store.write { tx in
             guard var profile = try await tx.profile(sub: sub) else {
@@ -91,7 +91,7 @@ public struct Profiles: Sendable {
             }
             if let fullName {
                 profile.fullName = fullName
-                try await backend.recordDisplayName(fullName, sub: sub, at: now, in: tx)
+                try await strategy.recordDisplayName(fullName, sub: sub, at: now, in: tx)
             }
             profile.updatedAt = now
             try await tx.updateProfile(profile)

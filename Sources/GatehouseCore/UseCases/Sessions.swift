@@ -4,19 +4,19 @@ import Logging
 /// token. Counts refreshes under `refresh`, throttles unknown refresh tokens per client, and
 /// publishes what a flow ended.
 public struct Sessions: Sendable {
-    let backend: any SessionBackend
+    let strategy: any SessionStrategy
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
 
     /// Creates the use case.
     /// - Parameters:
-    ///   - backend: The active provider's session strategy.
+    ///   - strategy: The active provider's session strategy.
     ///   - limiter: Counts unknown refresh tokens per client.
     ///   - events: Where refresh outcomes are counted.
     ///   - domainEvents: Where ended sessions are published.
-    public init(backend: any SessionBackend, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
-        self.backend = backend
+    public init(strategy: any SessionStrategy, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+        self.strategy = strategy
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
@@ -31,7 +31,7 @@ public struct Sessions: Sendable {
     /// - Throws: `invalid_grant`, `too_many_requests`.
     public func refresh(refreshToken: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         try await events.observing("refresh") {
-            switch try await backend.refresh(refreshToken: refreshToken, client: client, logger: logger) {
+            switch try await strategy.refresh(refreshToken: refreshToken, client: client, logger: logger) {
             case .issued(let tokens):
                 return tokens
             case .refused(let ended):
@@ -52,7 +52,7 @@ public struct Sessions: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: An upstream error when the provider cannot be reached.
     public func signOut(refreshToken: String, logger: Logger) async throws {
-        domainEvents.publish(try await backend.signOut(refreshToken: refreshToken, logger: logger))
+        domainEvents.publish(try await strategy.signOut(refreshToken: refreshToken, logger: logger))
     }
 
     /// Ends every session of the caller; their access tokens stop working here at once.
@@ -61,7 +61,7 @@ public struct Sessions: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: An upstream error when the provider cannot be reached.
     public func signOutEverywhere(principal: Principal, logger: Logger) async throws {
-        domainEvents.publish(try await backend.signOutEverywhere(principal: principal, logger: logger))
+        domainEvents.publish(try await strategy.signOutEverywhere(principal: principal, logger: logger))
     }
 
     /// The caller of a protected endpoint.
@@ -71,12 +71,12 @@ public struct Sessions: Sendable {
     /// - Returns: The caller, with a live session.
     /// - Throws: `unauthorized`.
     public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
-        try await backend.authenticate(bearer: bearer, logger: logger)
+        try await strategy.authenticate(bearer: bearer, logger: logger)
     }
 
     /// Whether the provider's storage (and upstream) answers.
     /// - Throws: Whatever the failing dependency threw.
     public func checkReady() async throws {
-        try await backend.checkReady()
+        try await strategy.checkReady()
     }
 }

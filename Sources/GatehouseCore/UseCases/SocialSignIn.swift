@@ -10,7 +10,7 @@ public struct SocialSignIn: Sendable {
     public let google: ProviderTokenVerifier
     /// Verifies Apple identity tokens.
     public let apple: ProviderTokenVerifier
-    let backend: any SocialBackend
+    let strategy: any SocialStrategy
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
@@ -20,7 +20,7 @@ public struct SocialSignIn: Sendable {
     /// - Parameters:
     ///   - google: Verifies Google ID tokens.
     ///   - apple: Verifies Apple identity tokens.
-    ///   - backend: The active provider's social strategy.
+    ///   - strategy: The active provider's social strategy.
     ///   - limiter: Counts failed verifications per client.
     ///   - events: Where sign-in outcomes are counted.
     ///   - domainEvents: Where what a sign-in changed is published.
@@ -28,7 +28,7 @@ public struct SocialSignIn: Sendable {
     public init(
         google: ProviderTokenVerifier,
         apple: ProviderTokenVerifier,
-        backend: any SocialBackend,
+        strategy: any SocialStrategy,
         limiter: RateLimiter,
         events: any AuthEventObserver,
         domainEvents: DomainEvents,
@@ -36,7 +36,7 @@ public struct SocialSignIn: Sendable {
     ) {
         self.google = google
         self.apple = apple
-        self.backend = backend
+        self.strategy = strategy
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
@@ -109,7 +109,7 @@ public struct SocialSignIn: Sendable {
         }
         var request = request
         request.fullNameHint = (try? InputRules.displayName(request.fullNameHint)) ?? nil
-        let outcome = try await backend.signInWithProvider(request, client: client, logger: logger)
+        let outcome = try await strategy.signInWithProvider(request, client: client, logger: logger)
         domainEvents.publish(outcome.events)
         return outcome.tokens
     }

@@ -8,7 +8,7 @@ import Logging
 /// current password, checked under the sign-in throttles. So a session made by SMS alone cannot take
 /// over an account that also has a password or a provider.
 public struct StepUp: Sendable {
-    let backend: any AccountBackend
+    let strategy: any AccountStrategy
     /// Checks a current password (``PasswordAuthentication/confirmCurrentPassword(principal:password:client:logger:)``).
     let confirmPassword: @Sendable (Principal, String, ClientInfo, Logger) async throws -> Void
     let clock: any TimeSource
@@ -17,24 +17,24 @@ public struct StepUp: Sendable {
 
     /// Creates the check.
     /// - Parameters:
-    ///   - backend: Says how the caller's session signed in and what the account has.
+    ///   - strategy: Says how the caller's session signed in and what the account has.
     ///   - passwords: Checks a current password (counted as password change counts it).
     ///   - clock: The time a sign-in's age is measured at.
     ///   - maxAge: The longest a sign-in counts as recent, or nil for any age.
-    public init(backend: any AccountBackend, passwords: PasswordAuthentication, clock: any TimeSource, maxAge: TimeInterval?) {
-        self.init(backend: backend, clock: clock, maxAge: maxAge) { principal, password, client, logger in
+    public init(strategy: any AccountStrategy, passwords: PasswordAuthentication, clock: any TimeSource, maxAge: TimeInterval?) {
+        self.init(strategy: strategy, clock: clock, maxAge: maxAge) { principal, password, client, logger in
             try await passwords.confirmCurrentPassword(principal: principal, password: password, client: client, logger: logger)
         }
     }
 
     /// The check with the current-password proof given as a function (tests of the policy alone).
     init(
-        backend: any AccountBackend,
+        strategy: any AccountStrategy,
         clock: any TimeSource,
         maxAge: TimeInterval?,
         confirmPassword: @escaping @Sendable (Principal, String, ClientInfo, Logger) async throws -> Void
     ) {
-        self.backend = backend
+        self.strategy = strategy
         self.clock = clock
         self.maxAge = maxAge
         self.confirmPassword = confirmPassword
@@ -50,7 +50,7 @@ public struct StepUp: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `reauthentication_required`; with a password, `invalid_credentials` or `too_many_requests`.
     public func require(principal: Principal, currentPassword: String?, client: ClientInfo, logger: Logger) async throws {
-        guard let facts = try await backend.stepUpFacts(principal: principal) else { return }
+        guard let facts = try await strategy.stepUpFacts(principal: principal) else { return }
         if let currentPassword {
             guard facts.hasPassword else {
                 throw GatehouseError.invalidRequest("This account has no password: sign in again to do this.")

@@ -169,29 +169,29 @@ extension GatehouseRuntime {
         let social = SocialSignIn(
             google: socialParts.google,
             apple: socialParts.apple,
-            backend: provider,
+            strategy: provider,
             limiter: limiter,
             events: metrics,
             domainEvents: domainEvents,
             appleWeb: appleWeb
         )
-        let passwords = PasswordAuthentication(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
-        let stepUp = StepUp(backend: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
+        let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
+        let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
         let router = Router(context: GatehouseRequestContext.self)
         let servedRoutes = GatehouseRouter(
             passwords: passwords,
-            sessions: Sessions(backend: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+            sessions: Sessions(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
             social: social,
             phone: PhoneSignIn(
-                backend: provider,
+                strategy: provider,
                 policy: configuration.smsCountries,
                 limiter: limiter,
                 events: metrics,
                 domainEvents: domainEvents,
                 stepUp: stepUp
             ),
-            accounts: Accounts(backend: provider, appleVault: socialParts.vault, domainEvents: domainEvents, stepUp: stepUp),
-            profiles: Profiles(store: store, backend: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+            accounts: Accounts(strategy: provider, appleVault: socialParts.vault, domainEvents: domainEvents, stepUp: stepUp),
+            profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
             metrics: metrics,
             discovery: discovery,
             web: WebPage(configuration: configuration),

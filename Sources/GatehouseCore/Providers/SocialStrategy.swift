@@ -2,7 +2,7 @@ import Logging
 
 /// Social sign-in on an identity provider: find or create the user a verified provider identity
 /// belongs to, and start their session.
-public protocol SocialBackend: Sendable {
+public protocol SocialStrategy: Sendable {
     /// Signs in (or up) the user proven by a verified Google or Apple ID token.
     /// - Parameters:
     ///   - signIn: The verified identity, with its display-name hint already checked.

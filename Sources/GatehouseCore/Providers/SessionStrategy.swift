@@ -1,7 +1,7 @@
 import Logging
 
 /// The sessions of an identity provider: refresh, sign-out and bearer authentication.
-public protocol SessionBackend: Sendable {
+public protocol SessionStrategy: Sendable {
     /// Exchanges a refresh token for new tokens.
     /// - Parameters:
     ///   - refreshToken: The presented refresh token.

@@ -3,7 +3,7 @@ import Logging
 /// The email and password flows of an identity provider. Inputs arrive normalised by
 /// ``PasswordAuthentication`` (a parsed address, a code without separators, a checked display name),
 /// which also applies the throttles and quotas around each call; every error is a ``GatehouseError``.
-public protocol PasswordBackend: Sendable {
+public protocol PasswordStrategy: Sendable {
     /// `embedded` or `cognito`.
     var name: String { get }
 

@@ -4,7 +4,7 @@ import Logging
 /// signed-in account. Inputs arrive checked by ``PhoneSignIn`` (a parsed number the country policy
 /// allows, a code without separators), which also applies the SMS quotas and the code limits; every
 /// error is a ``GatehouseError``.
-public protocol PhoneBackend: Sendable {
+public protocol PhoneStrategy: Sendable {
     /// Refuses at once, before any input is checked or any quota used, when the provider cannot offer
     /// phone sign-in at all.
     /// - Throws: `provider_disabled` with the reason.

@@ -3,7 +3,7 @@ import Logging
 
 /// The account side of an identity provider: what the just-in-time profile starts from, where a
 /// new display name is kept, what a step-up check needs, and deletion.
-public protocol AccountBackend: Sendable {
+public protocol AccountStrategy: Sendable {
     /// What the provider knows about the user, to seed the just-in-time profile.
     /// - Parameters:
     ///   - principal: The caller.
