@@ -4,10 +4,10 @@ import PackageDescription
 let package = Package(
     name: "gatehouse",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
+    // Only the server is a product: the library targets are used by nothing outside this package (the
+    // Swift SDK is its own package, Clients/GatehouseClient).
     products: [
-        .executable(name: "gatehouse", targets: ["gatehouse"]),
-        .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
-        .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
+        .executable(name: "gatehouse", targets: ["gatehouse"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
