@@ -3,7 +3,6 @@ import Foundation
 import GatehouseCore
 import GatehouseServer
 import GatehouseStore
-import Hummingbird
 import Logging
 
 @main

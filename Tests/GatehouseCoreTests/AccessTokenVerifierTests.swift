@@ -1,5 +1,4 @@
 import Crypto
-import CryptoExtras
 import Foundation
 import GatehouseInfrastructure
 import GatehouseTesting

@@ -39,8 +39,8 @@ struct StepUpPolicyTests {
         StepUp(strategy: FakeAccounts(facts: facts), clock: TestClock(now), maxAge: maxAge) { _, password, _, _ in try probe.confirm(password) }
     }
 
-    static func facts(_ session: SignInMethod, _ account: Set<SignInMethod>, password: Bool? = nil) -> StepUpFacts {
-        StepUpFacts(session: session, authenticatedAt: signedIn, account: account, hasPassword: password ?? account.contains(.password))
+    static func facts(_ session: SignInMethod, _ account: Set<SignInMethod>) -> StepUpFacts {
+        StepUpFacts(session: session, authenticatedAt: signedIn, account: account)
     }
 
     static func outcome(_ stepUp: StepUp, password: String? = nil) async -> GatehouseError.Code? {

@@ -2,7 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseMessaging
-import GatehouseStore
 import GatehouseTesting
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import GatehouseCore
 import GatehouseMessaging
-import GatehouseStore
 import GatehouseTesting
 import Testing
 

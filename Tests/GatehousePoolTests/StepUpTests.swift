@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseCore
-import GatehouseStore
 import GatehouseTesting
 import Testing
 

@@ -3,7 +3,6 @@ import GatehouseMessaging
 import GatehouseSMTP
 import GatehouseTesting
 import Logging
-import NIOCore
 import Testing
 
 @Suite("SMTP pool (aiosmtpd)", .serialized, .enabled(if: SMTPTestServer.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))

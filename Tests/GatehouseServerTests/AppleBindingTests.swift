@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
-import GatehouseServer
 import GatehouseStore
 import GatehouseTesting
 import HTTPTypes

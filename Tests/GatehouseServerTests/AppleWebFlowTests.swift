@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
-import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

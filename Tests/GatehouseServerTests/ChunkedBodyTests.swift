@@ -1,10 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
-import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
-import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing

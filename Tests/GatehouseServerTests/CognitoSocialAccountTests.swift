@@ -1,9 +1,7 @@
 import Foundation
 import GatehouseAWS
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseServer
-import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -1,8 +1,6 @@
 import Foundation
 import GatehouseCore
-import GatehouseServer
 import GatehouseTesting
-import HTTPTypes
 import HummingbirdTesting
 import Testing
 

@@ -1,9 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
-import HTTPTypes
 import HummingbirdTesting
 import Testing
 

@@ -1,9 +1,7 @@
 import Foundation
-import GatehouseAWS
 import GatehouseCore
 import GatehouseServer
 import GatehouseTesting
-import HummingbirdTesting
 import Logging
 import Testing
 

@@ -1,9 +1,6 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseMessaging
-import GatehouseServer
-import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

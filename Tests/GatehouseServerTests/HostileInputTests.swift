@@ -1,8 +1,6 @@
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
-import GatehouseServer
-import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

@@ -4,7 +4,6 @@ import GatehouseInfrastructure
 import GatehouseServer
 import GatehouseTesting
 import HummingbirdTesting
-import Logging
 import Testing
 
 /// Issue 14, point 5: `gatehouse keys rotate` on any host; running instances sign with the new key at

@@ -1,8 +1,6 @@
 import Foundation
 import GatehouseCore
 import GatehouseServer
-import GatehouseStore
-import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Testing

@@ -1,7 +1,5 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
-import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting

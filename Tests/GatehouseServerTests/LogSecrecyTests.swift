@@ -1,10 +1,8 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
-import Logging
 import Testing
 
 @Suite("Logs carry no secrets")

@@ -1,11 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseMessaging
-import GatehouseServer
-import GatehouseStore
 import GatehouseTesting
-import HTTPTypes
 import HummingbirdTesting
 import Testing
 

@@ -4,7 +4,6 @@ import GatehouseInfrastructure
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
-import Logging
 import Testing
 
 /// Broken HTTP framing is the client's fault: a bad chunk size, a chunk that does not match its

@@ -1,10 +1,8 @@
 import Foundation
 import GatehouseCore
-import GatehouseInfrastructure
 import GatehouseMessaging
 import GatehouseServer
 import GatehouseTesting
-import HTTPTypes
 import HummingbirdTesting
 import Testing
 

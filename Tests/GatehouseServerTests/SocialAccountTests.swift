@@ -2,12 +2,9 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
-import GatehouseServer
-import GatehouseStore
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
-import Logging
 import Testing
 
 @Suite("Social: accounts, linking and Apple revocation")

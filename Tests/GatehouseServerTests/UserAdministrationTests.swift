@@ -5,7 +5,6 @@ import GatehouseServer
 import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
-import Logging
 import Testing
 
 /// `gatehouse users superuser` (issue 16: `is_superuser` is false unless an operator made the user one):

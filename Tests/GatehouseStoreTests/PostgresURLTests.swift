@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseCore
-import PostgresNIO
 import Testing
 
 @testable import GatehouseStore

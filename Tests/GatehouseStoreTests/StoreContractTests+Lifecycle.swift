@@ -2,7 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseStore
 import GatehouseTesting
-import Logging
 import Testing
 
 /// The store contract, continued: signing keys, purging, Apple web states, migrations, subject

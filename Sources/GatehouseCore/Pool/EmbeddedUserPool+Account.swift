@@ -52,8 +52,7 @@ extension EmbeddedUserPool {
             return StepUpFacts(
                 session: SignInMethod(session: session.method),
                 authenticatedAt: session.authTime,
-                account: methods,
-                hasPassword: user.passwordHash != nil
+                account: methods
             )
         }
     }

@@ -210,14 +210,16 @@ public struct PasswordAuthentication: Sendable {
 
     /// Proves the caller knows the account's current password (step-up for a sensitive action),
     /// counted exactly as a password change's current password: against the account's and the
-    /// client's sign-in limits, after the hashing queue admits the client.
+    /// client's sign-in limits, after the hashing queue admits the client. Only ``StepUp`` calls it,
+    /// and only for a strategy that answers step-up facts: on Cognito, checking the current password
+    /// is `ChangePassword` itself.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - password: The password they sent.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `too_many_requests`.
-    public func confirmCurrentPassword(principal: Principal, password: String, client: ClientInfo, logger: Logger) async throws {
+    func confirmCurrentPassword(principal: Principal, password: String, client: ClientInfo, logger: Logger) async throws {
         let plan = try await strategy.preparePasswordChange(
             principal: principal,
             currentPassword: password,

@@ -1,7 +1,6 @@
 import GatehouseCore
 import HTTPTypes
 import Hummingbird
-import Logging
 
 /// Sign in with Apple on the web and Android: the redirect to Apple, Apple's `form_post` callback,
 /// and the PKCE handoff that turns the callback's one-time code into tokens.

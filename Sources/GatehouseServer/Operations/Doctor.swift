@@ -5,8 +5,6 @@ import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseStore
 import Logging
-import NIOCore
-import NIOHTTP1
 
 /// `gatehouse doctor`: checks the configuration against what it points at and says how to fix what
 /// is wrong. Nothing is created or changed (no master key, no signing keys, no migrations).

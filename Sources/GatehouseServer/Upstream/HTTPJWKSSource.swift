@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
-import NIOHTTP1
 
 /// Fetches JWKS documents over HTTP(S).
 struct HTTPJWKSSource: JWKSSource {

@@ -1,7 +1,6 @@
 import Foundation
 import GatehouseCore
 import GatehouseMessaging
-import NIOCore
 import Testing
 
 @testable import GatehouseAWS

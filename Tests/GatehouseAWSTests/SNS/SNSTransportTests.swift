@@ -4,7 +4,6 @@ import GatehouseCore
 import GatehouseMessaging
 import GatehouseTesting
 import Logging
-import NIOCore
 import Testing
 
 @testable import GatehouseAWS
