@@ -8,88 +8,205 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// What tests may replace when building the app. Production uses the defaults.
-public struct GatehouseRuntimeOptions: Sendable {
-    public var clock: any TimeSource
-    public var random: any RandomSource
-    /// A mail transport to use instead of the configured one (tests capture mail with it).
-    public var mailTransport: (any MailTransport)?
-    /// An SMS transport to use instead of the configured one (tests capture texts with it).
-    public var smsTransport: (any SMSTransport)?
-    public var logger: Logger?
-    /// Called with the bound port once the server listens.
-    public var onServerRunning: (@Sendable (Int) async -> Void)?
-    /// Whether the providers' key sets are fetched at start and kept fresh in the background (on in
-    /// production; tests that script a provider outage turn it off so only requests fetch).
-    public var refreshProviderKeysInBackground: Bool
-
-    public init(
-        clock: any TimeSource = SystemTimeSource(),
-        random: any RandomSource = SystemRandomSource(),
-        mailTransport: (any MailTransport)? = nil,
-        smsTransport: (any SMSTransport)? = nil,
-        logger: Logger? = nil,
-        onServerRunning: (@Sendable (Int) async -> Void)? = nil,
-        refreshProviderKeysInBackground: Bool = true
-    ) {
-        self.clock = clock
-        self.random = random
-        self.mailTransport = mailTransport
-        self.smsTransport = smsTransport
-        self.logger = logger
-        self.onServerRunning = onServerRunning
-        self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
-    }
-}
-
-/// The composition root: `gatehouse serve` and every test build the app here. Building does no I/O:
-/// the data directory, the master key, the store (migrations, the client id, the signing keys) and
-/// everything that needs them are made in `beforeServerStarts` (``GatehouseRuntime/start(_:)``), once
-/// the service group runs, so a misconfiguration stops `app.run()` before the server binds.
+/// The composition root: `gatehouse serve` builds the app here.
 /// - Parameters:
 ///   - configuration: The server's configuration.
-///   - options: What tests replace.
+///   - logger: Where the server logs; `gatehouse` by default.
 /// - Returns: The application, not yet running.
-/// - Throws: When the database URL is not one the store understands.
-public func buildApplication(configuration: GatehouseConfiguration, options: GatehouseRuntimeOptions = .init()) async throws -> GatehouseApplication {
-    let logger = options.logger ?? Logger(label: "gatehouse")
+/// - Throws: ``ConfigurationError`` for a database URL the store does not understand, an unreadable
+///   Apple key, mail templates that do not render, or a Cognito provider without settings.
+public func buildApplication(configuration: GatehouseConfiguration, logger: Logger? = nil) async throws -> GatehouseApplication {
+    try await buildApplication(configuration: configuration, overrides: ApplicationOverrides(logger: logger))
+}
+
+/// The composition root, with what the package's tests replace. Every object is made here, without
+/// I/O; what needs the disk or the database (the master key, the open store, the client id, the
+/// signing keys, the refresh successor key) is a handle that ``StartUp`` fills in
+/// `beforeServerStarts`, inside `app.run()`, before the server binds, so a misconfiguration stops the
+/// run before any request is answered. The services that use those handles wait for start-up
+/// (``AfterStartUp``).
+/// - Parameters:
+///   - configuration: The server's configuration.
+///   - overrides: What tests replace.
+/// - Returns: The application, not yet running.
+/// - Throws: As ``buildApplication(configuration:logger:)``.
+package func buildApplication(configuration: GatehouseConfiguration, overrides: ApplicationOverrides) async throws -> GatehouseApplication {
+    let logger = overrides.logger ?? Logger(label: "gatehouse")
+    let clock = overrides.clock
+    let random = overrides.random
+    let issuer = configuration.resolvedIssuer
+
+    // Handles filled in at start-up.
     let location = try StoreLocation(url: configuration.resolvedDatabaseURL)
-    let (storeService, openStore) = try location.deferredOpen(logger: logger)
-    // Its threads start when the service group runs it (below).
+    let store = try SQLStore(location: location, logger: logger)
+    let box = SecretBox()
+    let client = AppClient()
+    let keyring = Keyring()
+    let refreshKey = RefreshSuccessorKey()
+
+    // Services that need nothing from start-up; their threads and connections start when they run.
     let hashingPool = BlockingWorkPool(
         label: "gatehouse.password-hashing",
         width: configuration.resolvedHashingConcurrency,
         limits: configuration.hashingLimits
     )
-    // Requests only queue mail and SMS (in the store); a background service delivers them.
     let upstream = UpstreamHTTPClient()
-    let mailTransport = options.mailTransport ?? MailTransports.make(configuration, upstream: upstream, logger: logger)
-    let smsTransport = options.smsTransport ?? SMSTransports.make(configuration, upstream: upstream, logger: logger)
-    let published = PublishedRuntime()
-    let late = DeferredServices(logger: logger)
-    let parts = GatehouseRuntime.Parts(
+    let mailTransport = overrides.mailTransport ?? MailTransports.make(configuration, upstream: upstream, logger: logger)
+    let smsTransport = overrides.smsTransport ?? SMSTransports.make(configuration, upstream: upstream, logger: logger)
+    let deliveryWakeUp = DeliveryWakeUp()
+
+    // The core: tokens, the identity provider strategy, the use cases.
+    let tokens = TokenService(
+        settings: TokenSettings(
+            issuer: issuer,
+            client: client,
+            accessTokenLifetime: configuration.accessTokenLifetime,
+            idTokenLifetime: configuration.idTokenLifetime,
+            scope: configuration.tokenScope
+        ),
+        keyring: keyring,
+        clock: clock,
+        random: random,
+        cache: VerifiedTokenCache()
+    )
+    let metrics = GatehouseMetrics()
+    let social = try SocialComponents(
         configuration: configuration,
-        options: options,
-        logger: logger,
+        store: store,
+        box: box,
+        upstream: upstream,
+        clock: clock,
+        random: random,
+        logger: logger
+    )
+    let identity = try IdentityProviderParts(
+        configuration: configuration,
+        store: store,
+        hasher: ScryptPasswordHasher(parameters: configuration.scrypt, pool: hashingPool, random: random),
+        tokens: tokens,
+        mail: DeliveryEnqueuer(box: box, random: random, wakeUp: deliveryWakeUp),
+        box: box,
+        clock: clock,
+        random: random,
+        refreshKey: refreshKey,
+        social: social,
+        upstream: upstream,
+        keyring: keyring,
+        logger: logger
+    )
+    let provider = identity.provider
+    let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
+    // Use cases publish what changed; the one subscriber below keeps this process's caches right.
+    let domainEvents = DomainEvents()
+    let invalidation = CacheInvalidation(liveness: identity.liveness, profiles: profileCache)
+    domainEvents.subscribe(invalidation)
+    let keyManager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random)
+    domainEvents.subscribe(SigningKeyReload(keys: keyManager, keyring: keyring, logger: logger))
+    // Several instances on one PostgreSQL database: each one's events reach the others' caches
+    // (LISTEN/NOTIFY), and while they cannot, the caches stand aside.
+    let eventChannel = store.eventChannel(instance: random.token(bytes: 9), logger: logger)
+    if let eventChannel {
+        eventChannel.connect(onRemote: { domainEvents.applyRemote($0) }, onTrust: { invalidation.setTrusted($0) })
+        domainEvents.subscribe(EventBroadcast { eventChannel.send($0) })
+    }
+    let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
+    let appleWeb = AppleWebFlow(
+        settings: configuration.appleServicesID.map {
+            AppleWebFlow.Settings(
+                servicesID: $0,
+                appleAPIBase: configuration.appleAPIURL,
+                redirectURI: issuer + "/auth/apple/callback",
+                appURLScheme: configuration.appURLScheme,
+                mode: configuration.appleCallbackMode
+            )
+        },
+        appleEnabled: social.apple.isEnabled,
+        store: store,
+        box: box,
+        clock: clock,
+        random: random
+    )
+    let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
+    let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
+
+    // HTTP: the controllers on one router.
+    let router = Router(context: GatehouseRequestContext.self)
+    let routes = GatehouseRouter(
+        passwords: passwords,
+        sessions: Sessions(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+        social: SocialSignIn(
+            google: social.google,
+            apple: social.apple,
+            strategy: provider,
+            limiter: limiter,
+            events: metrics,
+            domainEvents: domainEvents,
+            appleWeb: appleWeb
+        ),
+        phone: PhoneSignIn(
+            strategy: provider,
+            policy: configuration.smsCountries,
+            limiter: limiter,
+            events: metrics,
+            domainEvents: domainEvents,
+            stepUp: stepUp
+        ),
+        accounts: Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp),
+        profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+        metrics: metrics,
+        discovery: identity.discovery,
+        web: WebPage(configuration: configuration),
+        body: RequestBodyReader(limit: configuration.maxBodySize),
+        trustedProxies: configuration.trustedProxies,
+        compatAPIV1: configuration.compatAPIV1
+    ).install(on: router)
+
+    // Background work.
+    let delivery = DeliveryDispatcher(
+        store: store,
+        box: box,
+        channels: [
+            MailChannel(renderer: try MailTransports.renderer(configuration), transport: mailTransport),
+            SMSChannel(appName: configuration.pool.appName, transport: smsTransport),
+        ],
+        clock: clock,
+        random: random,
+        settings: configuration.mailDelivery,
+        wakeUp: deliveryWakeUp,
+        observer: metrics,
+        logger: logger
+    )
+    let gate = StartUpGate()
+    // In start order; graceful shutdown goes in reverse, so the store (first) closes last.
+    var services: [any Service] = [store.service, hashingPool, UpstreamHTTPClientService(upstream: upstream)]
+    var afterStartUp: [any Service] = [
+        MaintenanceService(store: store, keys: keyManager, keyring: keyring, clock: clock, logger: logger)
+    ]
+    if overrides.refreshProviderKeysInBackground, !identity.upstreamKeySets.isEmpty {
+        afterStartUp.append(ProviderKeyRefreshService(keySets: identity.upstreamKeySets, clock: clock, logger: logger))
+    }
+    if let vault = social.vault { afterStartUp.append(AppleRevocationService(vault: vault, logger: logger)) }
+    afterStartUp.append(DeliveryService(dispatcher: delivery, logger: logger))
+    if let eventChannel { afterStartUp.append(eventChannel) }
+    services += afterStartUp.map { AfterStartUp(service: $0, gate: gate) }
+
+    let startUp = StartUp(
+        configuration: configuration,
+        store: store,
         storeDescription: location.redacted,
-        openStore: openStore,
+        box: box,
+        client: client,
+        keyring: keyring,
+        refreshKey: refreshKey,
         mailTransport: mailTransport,
         smsTransport: smsTransport,
-        hashingPool: hashingPool,
-        upstream: upstream
+        transportsOverridden: (mail: overrides.mailTransport != nil, sms: overrides.smsTransport != nil),
+        clock: clock,
+        logger: logger
     )
-
-    var services: [any Service] = []
-    if let storeService { services.append(storeService) }
-    services.append(hashingPool)
-    services.append(late)
-    services.append(UpstreamHTTPClientService(upstream: upstream))
-    services.append(StoreCloserService(close: { try await published.runtime?.store.close() }))
-
-    let issuer = configuration.resolvedIssuer
-    let onServerRunning = options.onServerRunning
+    let onServerRunning = overrides.onServerRunning
     var app = Application(
-        responder: GatehouseResponder(published: published),
+        router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
         services: services,
         onServerRunning: { channel in
@@ -100,9 +217,23 @@ public func buildApplication(configuration: GatehouseConfiguration, options: Gat
         logger: logger
     )
     app.beforeServerStarts {
-        let (runtime, runtimeServices) = try await GatehouseRuntime.start(parts)
-        published.publish(runtime)
-        late.start(runtimeServices)
+        do {
+            try await startUp.run()
+            gate.open()
+        } catch {
+            gate.fail()
+            throw error
+        }
     }
-    return GatehouseApplication(app: app, issuer: issuer, published: published)
+    return GatehouseApplication(
+        app: app,
+        issuer: issuer,
+        routes: routes,
+        client: configuration.cognito.map { AppClient(id: $0.clientID) } ?? client,
+        store: store,
+        provider: provider,
+        appleVault: social.vault,
+        mailDelivery: delivery,
+        eventChannel: eventChannel
+    )
 }

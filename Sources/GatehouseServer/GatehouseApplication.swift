@@ -4,60 +4,51 @@ import GatehouseStore
 import Hummingbird
 
 /// A built Gatehouse: the Hummingbird application plus what tests and the CLI want to know about it.
-/// What needs the database or the master key exists only once the application runs (it is made in
-/// `beforeServerStarts`); reading it before then throws.
+/// The store, the client id and the keys are handles that start-up fills in when the application runs.
 public struct GatehouseApplication: Sendable {
-    public typealias App = Application<GatehouseResponder>
+    public typealias App = Application<RouterResponder<GatehouseRequestContext>>
     public var app: App
     public let issuer: String
-    let published: PublishedRuntime
+    /// What the router serves, as the controllers registered it.
+    public let routes: ServedRoutes
+    let client: AppClient
+    /// The store (open once the application has started).
+    public let store: SQLStore
+    /// The identity provider strategy (embedded pool or Cognito).
+    public let provider: any IdentityProvider
+    /// Set when Apple credentials are configured.
+    public let appleVault: AppleTokenVault?
+    /// Delivers the mail queue in the background (tests wait on it for the mail of a request).
+    public let mailDelivery: DeliveryDispatcher
+    /// Domain events to and from the other instances (PostgreSQL); nil on SQLite.
+    let eventChannel: (any StoreEventChannel)?
 
-    init(app: App, issuer: String, published: PublishedRuntime) {
+    init(
+        app: App,
+        issuer: String,
+        routes: ServedRoutes,
+        client: AppClient,
+        store: SQLStore,
+        provider: any IdentityProvider,
+        appleVault: AppleTokenVault?,
+        mailDelivery: DeliveryDispatcher,
+        eventChannel: (any StoreEventChannel)?
+    ) {
         self.app = app
         self.issuer = issuer
-        self.published = published
+        self.routes = routes
+        self.client = client
+        self.store = store
+        self.provider = provider
+        self.appleVault = appleVault
+        self.mailDelivery = mailDelivery
+        self.eventChannel = eventChannel
     }
 
-    /// What the router serves, as the controllers registered it.
-    /// - Throws: `internal_error` before the application has started.
-    public var routes: ServedRoutes {
-        get throws { try published.started().routes }
-    }
-
-    /// The client id tokens are issued for (Cognito's app client in Cognito mode).
-    /// - Throws: `internal_error` before the application has started.
-    public var clientID: String {
-        get throws { try published.started().clientID }
-    }
-
-    /// Delivers the mail queue in the background (tests wait on it for the mail of a request).
-    /// - Throws: `internal_error` before the application has started.
-    public var mailDelivery: DeliveryDispatcher {
-        get throws { try published.started().mailDispatcher }
-    }
+    /// The client id tokens are issued for (Cognito's app client in Cognito mode); settled at start-up.
+    public var clientID: String { client.id }
 
     /// How many times this instance has started listening to the other instances' events (0: not yet;
     /// each reconnection adds one); nil on SQLite, where one process owns the database.
-    /// - Throws: `internal_error` before the application has started.
-    public var eventChannelConnections: Int? {
-        get throws { try published.started().eventChannel?.connections }
-    }
-
-    /// The open store.
-    /// - Throws: `internal_error` before the application has started.
-    public var store: SQLStore {
-        get throws { try published.started().store }
-    }
-
-    /// The identity provider strategy (embedded pool or Cognito).
-    /// - Throws: `internal_error` before the application has started.
-    public var provider: any IdentityProvider {
-        get throws { try published.started().provider }
-    }
-
-    /// Set when Apple credentials are configured.
-    /// - Throws: `internal_error` before the application has started.
-    public var appleVault: AppleTokenVault? {
-        get throws { try published.started().appleVault }
-    }
+    public var eventChannelConnections: Int? { eventChannel?.connections }
 }

@@ -1,42 +1,103 @@
 import Foundation
 import GatehouseCore
+import GatehouseInfrastructure
 import Logging
 import SQLKit
+import ServiceLifecycle
 
 /// The store over SQL: one implementation for SQLite and PostgreSQL (SQLKit renders the bind
 /// placeholders of each). Every query is parameterised.
+///
+/// Made without I/O (``init(location:logger:)``), as `PostgresClient` is: ``service`` runs in the
+/// service group from the start (PostgreSQL's connection pool; SQLite's checkpointer once the file is
+/// open), and ``open()`` opens it at start-up. A transaction before then is `unavailable`.
 public final class SQLStore: GatehouseStore {
-    let backend: any SQLBackend
+    private let opened: SetOnce<any SQLBackend>
+    private let location: StoreLocation
+    /// Hands SQLite's checkpointer to ``service`` once the file is open.
+    private let checkpointers: AsyncStream<SQLiteCheckpointer>.Continuation
+    private let checkpointerStream: AsyncStream<SQLiteCheckpointer>
+    private let postgres: PostgresBackend?
+    private let closed = LockedBox(false)
     let logger: Logger
-    public var backendName: String { backend.name }
+    public let backendName: String
     public var secrets: any SecretStore { SQLSecretStore(store: self) }
 
-    init(backend: any SQLBackend, logger: Logger) {
-        self.backend = backend
+    /// The open backend; the store's own helpers run only after ``open()``.
+    var backend: any SQLBackend { opened.value }
+
+    /// A store at `location`, not yet open.
+    /// - Parameters:
+    ///   - location: SQLite's file or PostgreSQL's URL.
+    ///   - logger: Where the store logs.
+    /// - Throws: If the PostgreSQL URL cannot be turned into a client configuration.
+    public init(location: StoreLocation, logger: Logger) throws {
+        self.location = location
         self.logger = logger
+        (checkpointerStream, checkpointers) = AsyncStream.makeStream(of: SQLiteCheckpointer.self, bufferingPolicy: .bufferingNewest(1))
+        opened = SetOnce("the store")
+        switch location {
+        case .sqlite:
+            postgres = nil
+            backendName = "sqlite"
+        case .postgres(let url):
+            let backend = try PostgresBackend(url: url, logger: logger)
+            postgres = backend
+            backendName = backend.name
+        }
+    }
+
+    /// Opens the store: SQLite creates or opens its file; PostgreSQL's pool connects in ``service``.
+    /// - Throws: If SQLite's file cannot be opened.
+    public func open() async throws {
+        if opened.valueIfSet != nil { return }
+        switch location {
+        case .sqlite(let path):
+            let backend = try await SQLiteBackend.open(path: path, logger: logger)
+            opened.set(backend)
+            checkpointers.yield(backend.checkpointer)
+            checkpointers.finish()
+        case .postgres:
+            if let postgres { opened.set(postgres) }
+        }
+    }
+
+    /// What must run in the service group for as long as the store is used, placed first so that it
+    /// stops last: PostgreSQL's connection pool (from the start: queries wait for it), or SQLite's
+    /// checkpointer (once ``open()`` opened the file), which closes the store on graceful shutdown.
+    public var service: any Service {
+        if let postgres { return PostgresClientService(client: postgres.client) }
+        return SQLiteCheckpointService(checkpointers: checkpointerStream, close: { try await self.close() })
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        let backend = self.backend
+        let backend = try openBackend()
         return try await translatingErrors {
             try await backend.read { db in try await body(SQLTransaction(db: db, backend: backend)) }
         }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        let backend = self.backend
+        let backend = try openBackend()
         return try await translatingErrors {
             try await backend.write { db in try await body(SQLTransaction(db: db, backend: backend)) }
         }
     }
 
+    private func openBackend() throws -> any SQLBackend {
+        guard let backend = opened.valueIfSet else { throw GatehouseError.unavailable(cause: "the store is not open yet") }
+        return backend
+    }
+
     /// Raw access for the parts of this module that are not transactions of the core (secrets, purge).
     func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await translatingErrors { try await self.backend.write(body) }
+        let backend = try openBackend()
+        return try await translatingErrors { try await backend.write(body) }
     }
 
     func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await translatingErrors { try await self.backend.read(body) }
+        let backend = try openBackend()
+        return try await translatingErrors { try await backend.read(body) }
     }
 
     /// Uniqueness violations become ``StoreConflict``; a database that cannot be reached becomes
@@ -120,7 +181,7 @@ public final class SQLStore: GatehouseStore {
     ///   - logger: For the channel's lines.
     /// - Returns: The channel, or nil.
     public func eventChannel(instance: String, logger: Logger) -> (any StoreEventChannel)? {
-        guard let postgres = backend as? PostgresBackend else { return nil }
+        guard let postgres else { return nil }
         return PostgresEventChannel(backend: postgres, instance: instance, logger: logger)
     }
 
@@ -129,7 +190,7 @@ public final class SQLStore: GatehouseStore {
     /// - Parameter events: What happened.
     /// - Throws: The database's error.
     public func announce(_ events: [DomainEvent]) async throws {
-        guard let postgres = backend as? PostgresBackend else { return }
+        guard let postgres else { return }
         let channel = PostgresEventChannel.channelName(schema: postgres.schema)
         for event in events {
             for payload in PostgresEventChannel.payloads(event, instance: "cli") {
@@ -138,7 +199,15 @@ public final class SQLStore: GatehouseStore {
         }
     }
 
+    /// Closes the store (SQLite checkpoints fully); nothing to do when it never opened or is closed.
     public func close() async throws {
-        try await backend.close()
+        checkpointers.finish()
+        guard
+            closed.withLock({ closed in
+                defer { closed = true }
+                return !closed
+            })
+        else { return }
+        try await opened.valueIfSet?.close()
     }
 }

@@ -70,7 +70,7 @@ struct Serve: AsyncParsableCommand {
             if let host { configuration.host = host }
             if let port { configuration.port = port }
             let logger = common.logger(configuration)
-            let built = try await buildApplication(configuration: configuration, options: .init(logger: logger))
+            let built = try await buildApplication(configuration: configuration, logger: logger)
             try await built.app.runService()
         }
     }

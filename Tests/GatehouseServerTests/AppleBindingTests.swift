@@ -28,7 +28,7 @@ struct AppleBindingTests {
         try await FakeIssuer.run { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, database: database)
             try await app.router { client in
-                let store = try app.built.store
+                let store = app.built.store
                 var refusals: [String?] = []
                 for variant in ["missing", "forged", "bundle-audience"] {
                     let (_, query, cookie) = try await Flow.authorize(client, Flow.PKCE())
@@ -58,7 +58,7 @@ struct AppleBindingTests {
                 $0.pool.rateLimits.appleCallbackPerClient = RateLimitRule(name: "apple.callback.client", freeAttempts: 5, window: 3600)
             }
             try await app.router { client in
-                let store = try app.built.store
+                let store = app.built.store
                 // The attacker picks the nonce, so one identity token of theirs verifies against every state they start.
                 var outcomes: [String] = []
                 var token: String?

@@ -28,7 +28,7 @@ struct AppleWebStateTests {
         try await FakeIssuer.run { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, database: database)
             try await app.router { client in
-                let store = try app.built.store
+                let store = app.built.store
                 var cookies = Set<String>()
                 for _ in 0..<200 {
                     let (reply, query, cookie) = try await Flow.authorize(client, Flow.PKCE())
@@ -143,7 +143,7 @@ struct AppleWebStateTests {
         try await FakeIssuer.run(clock: clock) { issuer in
             let (app, _) = try await TestApp.social(issuer: issuer, database: database, clock: clock)
             try await app.router { client in
-                let store = try app.built.store
+                let store = app.built.store
                 let (_, query, cookie) = try await Flow.authorize(client, Flow.PKCE())
                 clock.advance(by: 599)
                 let answer = Self.appleAnswer(issuer, query, subject: "a-late")

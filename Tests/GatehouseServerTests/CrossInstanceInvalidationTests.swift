@@ -44,7 +44,7 @@ struct CrossInstanceInvalidationTests {
         // Bounds a failure only: under the full parallel suite the first LISTEN can take seconds.
         let deadline = Date().addingTimeInterval(30)
         func done() throws -> Bool {
-            try apps.enumerated().allSatisfy { index, app in (try app.built.eventChannelConnections ?? 0) > (after?[index] ?? 0) }
+            apps.enumerated().allSatisfy { index, app in (app.built.eventChannelConnections ?? 0) > (after?[index] ?? 0) }
         }
         while try !done(), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try done(), "every instance listens to the others")
@@ -82,7 +82,7 @@ struct CrossInstanceInvalidationTests {
         try await first.router { a in
             try await second.router { b in
                 try await Self.waitForListening([first, second])
-                let before = try [first, second].map { try $0.built.eventChannelConnections ?? 0 }
+                let before = [first, second].map { $0.built.eventChannelConnections ?? 0 }
                 #expect(try await Self.terminateListeners(url: url) >= 2, "both listening connections cut")
                 try await Self.waitForListening([first, second], after: before)
                 let latency = try await Self.signOutLatency(first, a, b, email: "cut@example.com")

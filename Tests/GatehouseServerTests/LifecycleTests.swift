@@ -29,9 +29,12 @@ struct LifecycleTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("gh-lifecycle-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let dataDirectory = root.appendingPathComponent("data")
-        let built = try await buildApplication(configuration: Self.configuration(dataDirectory), options: .init(logger: Self.quiet))
+        let built = try await buildApplication(configuration: Self.configuration(dataDirectory), logger: Self.quiet)
         #expect(!FileManager.default.fileExists(atPath: root.path), "building touched the disk")
-        #expect(throws: GatehouseError.self, "the store exists only once the app runs") { try built.store }
+        let early = await #expect(throws: GatehouseError.self, "the store opens only once the app runs") {
+            try await built.store.read { _ in true }
+        }
+        #expect(early?.code == .unavailable)
         try await built.app.test(.router) { client in
             #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("master.key").path))
             #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("outbox").path))
@@ -47,7 +50,7 @@ struct LifecycleTests {
         defer { try? FileManager.default.removeItem(at: root) }
         var c = Self.configuration(root)
         c.autoMigrate = false
-        let built = try await buildApplication(configuration: c, options: .init(logger: Self.quiet))
+        let built = try await buildApplication(configuration: c, logger: Self.quiet)
         let error = await #expect(throws: ConfigurationError.self) { try await built.app.test(.router) { _ in } }
         #expect(error?.message.contains("The database needs migrations") == true, "\(String(describing: error))")
     }

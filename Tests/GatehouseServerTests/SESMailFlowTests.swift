@@ -29,7 +29,7 @@ struct SESMailFlowTests {
     /// Waits for the delivery service, then returns the messages moto holds from `sender` to `recipient` only
     /// (moto may list it more than once), oldest first, after checking each is multipart with both parts and addressed right.
     static func delivered(_ app: TestApp, _ moto: MotoSES, from sender: String, to recipient: String) async throws -> [DeliveredMessage] {
-        try await app.built.mailDelivery.waitUntilIdle()
+        await app.built.mailDelivery.waitUntilIdle()
         let sent = try await moto.sent().filter { $0.source == sender && Set($0.destinations) == [recipient] }
         return sent.map { entry in
             let message = DeliveredMessage(entry.raw)

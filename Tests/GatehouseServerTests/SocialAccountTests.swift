@@ -214,7 +214,7 @@ struct SocialAccountTests {
                 // Apple comes back; the queue is worked off once the retry is due.
                 issuer.update { $0.appleDown = false }
                 clock.advance(by: 31)
-                let vault = try #require(try app.built.appleVault)
+                let vault = try #require(app.built.appleVault)
                 #expect(try await vault.processDue(logger: .init(label: "t")) == 1)
                 let done = try await app.built.store.read { try await $0.revocation(id: pending[0].id) }
                 #expect(done?.completedAt != nil && done?.attempts == 2 && done?.sealedRefreshToken == "")

@@ -4,27 +4,54 @@ import GatehouseInfrastructure
 
 /// Encrypts secrets at rest (signing keys, Apple refresh tokens) with AES-256-GCM under the master key,
 /// and derives keyed hashes (codes, rate-limit keys) from it so a database dump alone reveals neither.
-public struct SecretBox: Sendable {
-    private let encryptionKey: SymmetricKey
-    private let hashingKey: SymmetricKey
-    /// A value that identifies the master key without revealing it; stored beside the data it protects
-    /// so an instance started with a different key refuses to run instead of failing later.
-    public let keyCheck: String
+///
+/// The server makes its box before it has read the master key (``init()``) and loads the key at
+/// start-up (``load(masterKey:)``), so everything that seals or hashes can be built first.
+public final class SecretBox: Sendable {
+    private struct Keys: Sendable {
+        let encryption: SymmetricKey
+        let hashing: SymmetricKey
+        let check: String
+    }
 
-    /// Derives the encryption, hashing and key-check keys from the master key (HKDF-SHA256, a distinct
-    /// `info` for each), so no use of one key weakens another.
+    private let keys = SetOnce<Keys>("the master key")
+
+    /// A box whose master key is loaded at start-up.
+    public init() {}
+
+    /// A box with its master key.
     /// - Parameter masterKey: Exactly 32 bytes.
     /// - Throws: `internal_error` when the key is not 32 bytes.
-    public init(masterKey: [UInt8]) throws(GatehouseError) {
+    public convenience init(masterKey: [UInt8]) throws(GatehouseError) {
+        self.init()
+        try load(masterKey: masterKey)
+    }
+
+    /// Derives the encryption, hashing and key-check keys from the master key (HKDF-SHA256, a distinct
+    /// `info` for each), so no use of one key weakens another. Only the first load has an effect.
+    /// - Parameter masterKey: Exactly 32 bytes.
+    /// - Throws: `internal_error` when the key is not 32 bytes.
+    public func load(masterKey: [UInt8]) throws(GatehouseError) {
         guard masterKey.count == 32 else {
             throw GatehouseError(.internalError, "The master key must be 32 bytes.", cause: "master key length \(masterKey.count)")
         }
         let master = SymmetricKey(data: masterKey)
-        encryptionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/encryption/v1".utf8), outputByteCount: 32)
-        hashingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/hashing/v1".utf8), outputByteCount: 32)
         let check = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/key-check/v1".utf8), outputByteCount: 16)
-        keyCheck = check.withUnsafeBytes { Base64URL.encode(Array($0)) }
+        keys.set(
+            Keys(
+                encryption: HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/encryption/v1".utf8), outputByteCount: 32),
+                hashing: HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("gatehouse/hashing/v1".utf8), outputByteCount: 32),
+                check: check.withUnsafeBytes { Base64URL.encode(Array($0)) }
+            )
+        )
     }
+
+    /// A value that identifies the master key without revealing it; stored beside the data it protects
+    /// so an instance started with a different key refuses to run instead of failing later.
+    public var keyCheck: String { keys.value.check }
+
+    private var encryptionKey: SymmetricKey { keys.value.encryption }
+    private var hashingKey: SymmetricKey { keys.value.hashing }
 
     /// `v1.<base64url(nonce | ciphertext | tag)>`; `context` is bound as associated data so a value
     /// cannot be moved to another row or purpose.

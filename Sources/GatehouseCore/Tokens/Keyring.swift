@@ -2,7 +2,8 @@ import Foundation
 import GatehouseInfrastructure
 
 /// The signing keys in use, swapped atomically when keys are loaded or rotated. Reading it is a lock
-/// and a struct copy, cheap enough for every request.
+/// and a struct copy, cheap enough for every request. The server makes an empty keyring (``init()``)
+/// and loads the keys at start-up with ``replace(with:)``.
 public final class Keyring: Sendable {
     /// The keys at one moment: the current signers and every key still published.
     public struct Snapshot: Sendable {
@@ -18,7 +19,12 @@ public final class Keyring: Sendable {
         public var jwks: [UInt8]
     }
 
-    private let state: LockedBox<Snapshot>
+    private let state: LockedBox<Snapshot?>
+
+    /// An empty keyring, loaded at start-up.
+    public init() {
+        state = LockedBox(nil)
+    }
 
     /// Creates a keyring holding `snapshot`.
     /// - Parameter snapshot: The keys to start with (``SigningKeyManager/bootstrap(logger:)``).
@@ -26,8 +32,15 @@ public final class Keyring: Sendable {
         state = LockedBox(snapshot)
     }
 
-    /// The current keys, copied: a request signs and verifies with one consistent set.
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    /// The current keys, copied: a request signs and verifies with one consistent set. Stops the
+    /// process when read before start-up loaded the keys (the server binds only after).
+    public var snapshot: Snapshot {
+        guard let snapshot = state.withLock({ $0 }) else { preconditionFailure("the signing keys were read before start-up loaded them") }
+        return snapshot
+    }
+
+    /// Whether keys are loaded.
+    public var isLoaded: Bool { state.withLock { $0 != nil } }
 
     /// Swaps in new keys after a load or a rotation; callers holding an older snapshot keep it.
     /// - Parameter snapshot: The keys to use from now on.

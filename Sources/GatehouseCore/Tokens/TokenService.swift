@@ -10,7 +10,10 @@ public struct TokenService: Sendable {
     public let keyring: Keyring
     let clock: any TimeSource
     let random: any RandomSource
-    let verifier: AccessTokenVerifier
+    /// Made per use: the client id it accepts is settled at start-up.
+    var verifier: AccessTokenVerifier {
+        AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway)
+    }
     let verified: VerifiedTokenCache?
 
     /// Creates the service.
@@ -31,7 +34,6 @@ public struct TokenService: Sendable {
         self.keyring = keyring
         self.clock = clock
         self.random = random
-        self.verifier = AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway)
         self.verified = cache
     }
 

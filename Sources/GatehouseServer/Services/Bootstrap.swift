@@ -3,9 +3,8 @@ import GatehouseCore
 import GatehouseStore
 import Logging
 
-/// What `serve` does once before answering requests (in `beforeServerStarts`, see
-/// ``GatehouseRuntime/start(_:)``): the master key, the schema, the client id and the signing keys.
-/// The same steps back `gatehouse migrate` and `gatehouse keys`.
+/// What `serve` does once before answering requests (in `beforeServerStarts`, see ``StartUp``): the
+/// master key, the schema, the client id and the signing keys. The same steps back `gatehouse keys`.
 enum Bootstrap {
     /// The master key: `GATEHOUSE_MASTER_KEY`, or `<data dir>/master.key`, created once on first start
     /// (0600) and after that only read (``MasterKeyFile``).
@@ -22,21 +21,18 @@ enum Bootstrap {
         return try MasterKeyFile.loadOrCreate(at: file.path, newKey: { SystemRandomSource().bytes(MasterKeyFile.length) }, logger: logger)
     }
 
-    struct Prepared: Sendable {
-        var clientID: String
-        var keys: Keyring.Snapshot
-        var refreshKey: RefreshSuccessorKey
-    }
-
     /// Migrates (or checks that nothing is pending), pins the master key to the store, settles the
-    /// client id and loads or creates the signing keys.
+    /// client id and loads or creates the signing keys and the refresh successor key into their handles.
     static func prepare(
         store: SQLStore,
         configuration: GatehouseConfiguration,
         box: SecretBox,
+        client: AppClient,
+        keyring: Keyring,
+        refreshKey: RefreshSuccessorKey,
         clock: any TimeSource,
         logger: Logger
-    ) async throws -> Prepared {
+    ) async throws {
         if configuration.autoMigrate {
             try await store.migrate(logger: logger)
         } else {
@@ -56,10 +52,9 @@ enum Bootstrap {
         }
         let generated = "gh" + SystemRandomSource().bytes(12).map { String(format: "%02x", $0) }.joined()
         let storedClientID = try await store.write { tx in try await tx.insertSettingIfAbsent("client_id", value: generated) }
-        let clientID = configuration.clientID ?? storedClientID
+        client.settle(configuration.clientID ?? storedClientID)
         let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
-        let keys = try await manager.bootstrap(logger: logger)
-        let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
-        return Prepared(clientID: clientID, keys: keys, refreshKey: refreshKey)
+        keyring.replace(with: try await manager.bootstrap(logger: logger))
+        try await refreshKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
     }
 }

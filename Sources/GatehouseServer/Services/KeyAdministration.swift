@@ -22,7 +22,16 @@ public enum KeyAdministration {
         let location = try StoreLocation(url: configuration.resolvedDatabaseURL)
         let overlap = max(configuration.accessTokenLifetime, configuration.idTokenLifetime) + TimeInterval(configuration.jwksMaxAge) + 60
         return try await location.withStore(logger: logger) { store in
-            _ = try await Bootstrap.prepare(store: store, configuration: configuration, box: box, clock: SystemTimeSource(), logger: logger)
+            try await Bootstrap.prepare(
+                store: store,
+                configuration: configuration,
+                box: box,
+                client: AppClient(),
+                keyring: Keyring(),
+                refreshKey: RefreshSuccessorKey(),
+                clock: SystemTimeSource(),
+                logger: logger
+            )
             let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: SystemTimeSource(), random: SystemRandomSource())
             var lines: [String] = []
             for use in uses {

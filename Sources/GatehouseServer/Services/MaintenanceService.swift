@@ -65,13 +65,3 @@ struct MaintenanceService: Service {
         return try await store.purgeExpired(now: now)
     }
 }
-
-/// Closes the store when the service group shuts down.
-struct StoreCloserService: Service {
-    let close: @Sendable () async throws -> Void
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        try await close()
-    }
-}

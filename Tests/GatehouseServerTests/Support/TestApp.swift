@@ -56,7 +56,7 @@ struct TestApp: Sendable {
         quiet.logLevel = .warning
         let built = try await buildApplication(
             configuration: configuration,
-            options: .init(
+            overrides: .init(
                 clock: realTime ? SystemTimeSource() : clock,
                 mailTransport: mail == .configured ? nil : deliverer ?? mailer,
                 smsTransport: mail == .configured ? nil : texts,
@@ -64,8 +64,8 @@ struct TestApp: Sendable {
                 refreshProviderKeysInBackground: backgroundKeyRefresh
             )
         )
-        mailer.attach { try? built.mailDelivery }
-        texts.attach { try? built.mailDelivery }
+        mailer.attach { built.mailDelivery }
+        texts.attach { built.mailDelivery }
         return TestApp(built: built, mailer: mailer, texts: texts, clock: clock, directory: directory)
     }
 

@@ -1,0 +1,38 @@
+import GatehouseCore
+import GatehouseMessaging
+import Logging
+
+/// What the package's tests replace when they build the app through ``buildApplication(configuration:overrides:)``;
+/// `gatehouse serve` uses the defaults.
+package struct ApplicationOverrides: Sendable {
+    package var clock: any TimeSource
+    package var random: any RandomSource
+    /// A mail transport to use instead of the configured one (tests capture mail with it).
+    package var mailTransport: (any MailTransport)?
+    /// An SMS transport to use instead of the configured one (tests capture texts with it).
+    package var smsTransport: (any SMSTransport)?
+    package var logger: Logger?
+    /// Called with the bound port once the server listens.
+    package var onServerRunning: (@Sendable (Int) async -> Void)?
+    /// Whether the providers' key sets are fetched at start and kept fresh in the background (on in
+    /// production; tests that script a provider outage turn it off so only requests fetch).
+    package var refreshProviderKeysInBackground: Bool
+
+    package init(
+        clock: any TimeSource = SystemTimeSource(),
+        random: any RandomSource = SystemRandomSource(),
+        mailTransport: (any MailTransport)? = nil,
+        smsTransport: (any SMSTransport)? = nil,
+        logger: Logger? = nil,
+        onServerRunning: (@Sendable (Int) async -> Void)? = nil,
+        refreshProviderKeysInBackground: Bool = true
+    ) {
+        self.clock = clock
+        self.random = random
+        self.mailTransport = mailTransport
+        self.smsTransport = smsTransport
+        self.logger = logger
+        self.onServerRunning = onServerRunning
+        self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
+    }
+}
