@@ -41,6 +41,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let store = try SQLStore(location: location, logger: logger)
     let box = SecretBox()
     let client = AppClient()
+    let pool = UserPoolID()
     let keyring = Keyring()
     let refreshKey = RefreshSuccessorKey()
 
@@ -89,6 +90,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         clock: clock,
         random: random,
         refreshKey: refreshKey,
+        srpVerifiers: SRPVerifiers(pool: pool, box: box, random: random),
         social: social,
         upstream: upstream,
         keyring: keyring,
@@ -158,7 +160,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         web: WebPage(configuration: configuration),
         body: RequestBodyReader(limit: configuration.maxBodySize),
         trustedProxies: configuration.trustedProxies,
-        compatAPIV1: configuration.compatAPIV1
+        compatAPIV1: configuration.compatAPIV1,
+        cognitoAPIClient: configuration.cognitoAPI ? client : nil
     ).install(on: router)
 
     // Background work.
@@ -196,6 +199,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         storeDescription: location.redacted,
         box: box,
         client: client,
+        pool: pool,
         keyring: keyring,
         refreshKey: refreshKey,
         mailTransport: mailTransport,

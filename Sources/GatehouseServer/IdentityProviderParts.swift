@@ -24,6 +24,7 @@ struct IdentityProviderParts {
         clock: any TimeSource,
         random: any RandomSource,
         refreshKey: RefreshSuccessorKey,
+        srpVerifiers: SRPVerifiers,
         social: SocialComponents,
         upstream: UpstreamHTTPClient,
         keyring: Keyring,
@@ -45,7 +46,8 @@ struct IdentityProviderParts {
                 random: random,
                 liveness: liveness,
                 refreshKey: refreshKey,
-                appleVault: social.vault
+                appleVault: social.vault,
+                srpVerifiers: srpVerifiers
             )
             discovery = DiscoveryDocuments(
                 issuer: issuer,

@@ -129,6 +129,7 @@ public final class SQLStore: GatehouseStore {
                 removed += try await db.raw(query).all().count
             }
             try await count("DELETE FROM gh_codes WHERE expires_at < \(bind: dayAgo) RETURNING user_id")
+            try await count("DELETE FROM gh_srp_challenges WHERE expires_at < \(bind: t) RETURNING id")
             try await count("DELETE FROM gh_refresh_tokens WHERE expires_at < \(bind: t) RETURNING token_hash")
             try await count(
                 """

@@ -3,15 +3,17 @@ import GatehouseCore
 import SQLKit
 
 extension SQLTransaction {
-    static let userColumns = "id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at"
+    static let userColumns =
+        "id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at, srp_salt, srp_verifier"
 
     func insertUser(_ user: UserRecord) async throws {
         try await insert(
             """
-            INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at)
+            INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at,
+                                  srp_salt, srp_verifier)
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: user.emailKey), \(bind: user.emailVerified), \(bind: user.passwordHash),
                     \(bind: user.confirmed), \(bind: user.name), \(bind: user.phone), \(bind: user.createdAt.epochSeconds),
-                    \(bind: user.updatedAt.epochSeconds))
+                    \(bind: user.updatedAt.epochSeconds), \(bind: user.srpVerifier?.salt), \(bind: user.srpVerifier?.sealed))
             """,
             constraint: "user email or phone"
         )
@@ -34,7 +36,8 @@ extension SQLTransaction {
             """
             UPDATE gh_users SET email = \(bind: user.email), email_key = \(bind: user.emailKey), email_verified = \(bind: user.emailVerified),
                 password_hash = \(bind: user.passwordHash), confirmed = \(bind: user.confirmed), name = \(bind: user.name),
-                phone = \(bind: user.phone), updated_at = \(bind: user.updatedAt.epochSeconds)
+                phone = \(bind: user.phone), updated_at = \(bind: user.updatedAt.epochSeconds),
+                srp_salt = \(bind: user.srpVerifier?.salt), srp_verifier = \(bind: user.srpVerifier?.sealed)
             WHERE id = \(bind: user.id)
             """,
             constraint: "user email or phone"
@@ -56,7 +59,10 @@ extension SQLTransaction {
             name: try row.optionalString("name"),
             phone: try row.optionalString("phone"),
             createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at")
+            updatedAt: try row.date("updated_at"),
+            srpVerifier: try row.optionalString("srp_salt").flatMap { salt in
+                try row.optionalString("srp_verifier").map { SRPVerifier(salt: salt, sealed: $0) }
+            }
         )
     }
 
@@ -89,7 +95,8 @@ extension SQLTransaction {
             let row = try await first(
                 """
                 SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
-                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at
+                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at,
+                       u.srp_salt, u.srp_verifier
                 FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
                 WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
                 """

@@ -58,6 +58,29 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func theCognitoAPIIsOffByDefaultAndWantsACognitoShapedPoolID() throws {
+        let plain = try GatehouseConfiguration.fromEnvironment([:])
+        #expect(!plain.cognitoAPI && plain.poolID == nil)
+        let on = try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_COGNITO_API": "true", "GATEHOUSE_POOL_ID": "eu-west-1_Gatehouse7"])
+        #expect(on.cognitoAPI && on.poolID == "eu-west-1_Gatehouse7")
+        for bad in ["Gatehouse7", "eu-west-1_", "eu-west-1_bad-id", "_x", "eu-west-1_x y"] {
+            let error = #expect(throws: ConfigurationError.self, "\(bad)") {
+                _ = try GatehouseConfiguration.fromEnvironment(["GATEHOUSE_POOL_ID": bad])
+            }
+            #expect(error?.message.contains("GATEHOUSE_POOL_ID") == true)
+        }
+    }
+
+    @Test func theCognitoAPIIsRefusedInCognitoModeWithAClearMessage() throws {
+        let error = #expect(throws: ConfigurationError.self) {
+            _ = try GatehouseConfiguration.fromEnvironment([
+                "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "COGNITO_USER_POOL_ID": "eu-west-1_AbC123", "COGNITO_CLIENT_ID": "client123",
+                "GATEHOUSE_COGNITO_API": "true",
+            ])
+        }
+        #expect(error?.message.contains("talk to Cognito itself") == true, "\(String(describing: error))")
+    }
+
     @Test func cognitoReadsTheSeedsNamesAndDerivesTheRest() throws {
         let c = try GatehouseConfiguration.fromEnvironment([
             "GATEHOUSE_IDENTITY_PROVIDER": "cognito", "COGNITO_USER_POOL_ID": "eu-west-1_AbC123", "COGNITO_CLIENT_ID": "client123",

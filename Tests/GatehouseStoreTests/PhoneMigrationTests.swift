@@ -41,7 +41,11 @@ struct PhoneMigrationTests {
                     "INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES ('b1', 7, 1, 2000000000)"
                 ).run()
             }
-            #expect(try await store.pendingMigrations() == ["6 phone numbers", "7 operator flags", "8 throttle blocks in milliseconds"])
+            #expect(
+                try await store.pendingMigrations() == [
+                    "6 phone numbers", "7 operator flags", "8 throttle blocks in milliseconds", "9 SRP verifiers",
+                ]
+            )
             try await store.migrate(logger: logger)
             let (user, profile, mail) = try await store.read { tx in
                 (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMail(id: "m1"))

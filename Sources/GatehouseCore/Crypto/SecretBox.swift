@@ -81,6 +81,30 @@ public final class SecretBox: Sendable {
         return Array(try AES.GCM.open(box, using: encryptionKey, authenticating: Data(context.utf8)))
     }
 
+    /// Seals `plaintext` into raw bytes (nonce | ciphertext | tag), for a value that must travel in
+    /// another encoding than ``seal(_:context:)``'s (Cognito's `SECRET_BLOCK` is standard base64).
+    /// - Parameters:
+    ///   - plaintext: The secret.
+    ///   - context: Bound as associated data.
+    /// - Returns: The sealed bytes.
+    /// - Throws: AES-GCM's error, or `internal_error` when it produced no combined form.
+    public func sealBytes(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
+        let box = try AES.GCM.seal(plaintext, using: encryptionKey, authenticating: Data(context.utf8))
+        guard let combined = box.combined else { throw GatehouseError.internalError(cause: "AES-GCM produced no combined form") }
+        return Array(combined)
+    }
+
+    /// Opens bytes made by ``sealBytes(_:context:)`` with the same `context`.
+    /// - Parameters:
+    ///   - sealed: The sealed bytes.
+    ///   - context: The context they were sealed with.
+    /// - Returns: The plaintext.
+    /// - Throws: AES-GCM's error when the bytes were altered or sealed otherwise.
+    public func openBytes(_ sealed: [UInt8], context: String) throws -> [UInt8] {
+        let box = try AES.GCM.SealedBox(combined: sealed)
+        return Array(try AES.GCM.open(box, using: encryptionKey, authenticating: Data(context.utf8)))
+    }
+
     /// HMAC-SHA256 under the hashing key, base64url: for one-time codes and rate-limit bucket keys.
     /// - Parameter parts: The values hashed, each followed by a zero byte so `("ab", "c")` and
     ///   `("a", "bc")` differ.

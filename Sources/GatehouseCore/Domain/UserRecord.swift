@@ -24,6 +24,9 @@ public struct UserRecord: Sendable, Equatable {
     public var createdAt: Date
     /// When any field last changed.
     public var updatedAt: Date
+    /// The Cognito SRP verifier of the current password, sealed (``SRPVerifiers``); `nil` until a
+    /// password is set or used on a version that makes them.
+    public var srpVerifier: SRPVerifier?
 
     /// A user as stored.
     /// - Parameters:
@@ -37,6 +40,7 @@ public struct UserRecord: Sendable, Equatable {
     ///   - phone: The verified phone number, E.164, if any.
     ///   - createdAt: When the account was created.
     ///   - updatedAt: When it last changed.
+    ///   - srpVerifier: The sealed SRP verifier of the current password, if any.
     public init(
         id: String,
         email: String?,
@@ -47,7 +51,8 @@ public struct UserRecord: Sendable, Equatable {
         name: String?,
         phone: String? = nil,
         createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date,
+        srpVerifier: SRPVerifier? = nil
     ) {
         self.id = id
         self.email = email
@@ -59,6 +64,7 @@ public struct UserRecord: Sendable, Equatable {
         self.phone = phone
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.srpVerifier = srpVerifier
     }
 
     /// The name a mail to this user may greet them by: only once the address is proven. Until then

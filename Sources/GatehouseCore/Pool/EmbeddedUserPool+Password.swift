@@ -59,6 +59,7 @@ extension EmbeddedUserPool {
             let check = try await checkCode(code, for: user, purpose: .resetPassword, now: now, in: tx)
             guard case .accepted = check else { return .check(check) }
             user.passwordHash = newHash
+            user.srpVerifier = srpVerifier(newPassword, userID: user.id, passwordHash: newHash)
             // Taking back an unconfirmed account also drops the name whoever started it chose.
             if !user.confirmed { user.name = nil }
             user.confirmed = true
@@ -138,6 +139,7 @@ extension EmbeddedUserPool {
         let ended: [String] = try await store.write { tx in
             guard var current = try await tx.user(id: user.id) else { throw GatehouseError.unauthorized(cause: "user deleted meanwhile") }
             current.passwordHash = newHash
+            current.srpVerifier = srpVerifier(newPassword, userID: current.id, passwordHash: newHash)
             current.updatedAt = now
             try await tx.updateUser(current)
             if let address = current.email {
@@ -148,5 +150,12 @@ extension EmbeddedUserPool {
         mail.committed()
         logger.info("password changed", metadata: ["user.sub": .string(user.id), "sessions.ended": .stringConvertible(ended.count)])
         return [.sessionsEnded(ids: ended)]
+    }
+}
+
+extension EmbeddedUserPool {
+    /// The sealed SRP verifier of a password being stored with `passwordHash`, when verifiers are made.
+    func srpVerifier(_ password: String, userID: String, passwordHash: String) -> SRPVerifier? {
+        srpVerifiers?.make(password: password, userID: userID, passwordHash: passwordHash)
     }
 }

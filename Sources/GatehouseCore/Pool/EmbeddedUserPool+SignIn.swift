@@ -27,21 +27,27 @@ extension EmbeddedUserPool {
         return PasswordSignInGrant { try await startPasswordSession(user, password: password, client: client, logger: logger) }
     }
 
-    /// Upgrades a hash made with weaker parameters, then starts the session.
+    /// Upgrades a hash made with weaker parameters, and makes the SRP verifier of a password that has
+    /// none (accounts from before verifiers, or whose verifier belongs to another pool id), then starts
+    /// the session.
     private func startPasswordSession(_ signedIn: UserRecord, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         var user = signedIn
-        if let hash = user.passwordHash, hasher.needsRehash(hash) {
-            let upgraded = try await hasher.hash(password, lane: client.rateLimitSubject)
+        let rehash = user.passwordHash.map { hasher.needsRehash($0) } ?? false
+        let missingVerifier = srpVerifiers.map { $0.isAvailable && !$0.hasCurrent(user) } ?? false
+        if let hash = user.passwordHash, rehash || missingVerifier {
+            let newHash = rehash ? try await hasher.hash(password, lane: client.rateLimitSubject) : hash
+            let verifier = srpVerifier(password, userID: user.id, passwordHash: newHash)
             let now = clock.now()
             let signedIn = user
             user = try await store.write { tx in
                 guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
-                current.passwordHash = upgraded
+                current.passwordHash = newHash
+                current.srpVerifier = verifier
                 current.updatedAt = now
                 try await tx.updateUser(current)
                 return current
             }
-            logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)])
+            if rehash { logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)]) }
         }
         let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])

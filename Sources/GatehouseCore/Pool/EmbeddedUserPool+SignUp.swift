@@ -32,6 +32,7 @@ extension EmbeddedUserPool {
             case created(UserRecord)
             case existing(UserRecord?)
         }
+        let srpVerifier = srpVerifiers?.make(password: password, userID: newID, passwordHash: hash)
         let outcome: Outcome
         do {
             outcome = try await store.write { tx in
@@ -45,7 +46,8 @@ extension EmbeddedUserPool {
                     confirmed: false,
                     name: name,
                     createdAt: now,
-                    updatedAt: now
+                    updatedAt: now,
+                    srpVerifier: srpVerifier
                 )
                 try await tx.insertUser(user)
                 try await tx.insertIdentity(passwordIdentity(for: user, at: now))

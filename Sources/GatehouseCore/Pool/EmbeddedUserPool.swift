@@ -27,6 +27,8 @@ public struct EmbeddedUserPool: IdentityProvider {
     let refreshKey: RefreshSuccessorKey
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
     let appleVault: AppleTokenVault?
+    /// Makes each password's Cognito SRP verifier where a password is set or used (nil: none are made).
+    let srpVerifiers: SRPVerifiers?
 
     /// Creates the embedded strategy.
     /// - Parameters:
@@ -41,6 +43,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - refreshKey: The secret refresh-token successors are derived with.
     ///   - appleVault: Set when Apple credentials are configured.
+    ///   - srpVerifiers: Makes the SRP verifier of each password set or used; `nil` makes none.
     public init(
         settings: PoolSettings,
         store: any GatehouseStore,
@@ -52,7 +55,8 @@ public struct EmbeddedUserPool: IdentityProvider {
         random: any RandomSource,
         liveness: CachedSessionLiveness,
         refreshKey: RefreshSuccessorKey,
-        appleVault: AppleTokenVault? = nil
+        appleVault: AppleTokenVault? = nil,
+        srpVerifiers: SRPVerifiers? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -65,6 +69,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.liveness = liveness
         self.refreshKey = refreshKey
         self.appleVault = appleVault
+        self.srpVerifiers = srpVerifiers
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not

@@ -2,5 +2,6 @@ import Foundation
 
 /// The statements available inside a transaction.
 public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
-    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, MailQueueRepository, Sendable
+    ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, MailQueueRepository,
+    SRPChallengeRepository, Sendable
 {}

@@ -121,6 +121,18 @@ extension GatehouseConfiguration {
         }
         c.requireNonce = try reader.bool("GATEHOUSE_REQUIRE_NONCE") ?? c.requireNonce
         c.compatAPIV1 = try reader.bool("GATEHOUSE_COMPAT_API_V1") ?? c.compatAPIV1
+        c.cognitoAPI = try reader.bool("GATEHOUSE_COGNITO_API") ?? c.cognitoAPI
+        c.poolID = reader.string("GATEHOUSE_POOL_ID")
+        if let poolID = c.poolID, !UserPoolID.isValid(poolID) {
+            throw ConfigurationError(
+                "GATEHOUSE_POOL_ID must look like a Cognito pool id, <region>_<id> (e.g. us-east-1_Gatehouse1): Amplify needs the '_'."
+            )
+        }
+        if c.cognitoAPI, c.identityProvider == .cognito {
+            throw ConfigurationError(
+                "GATEHOUSE_COGNITO_API serves Cognito's API from the embedded pool; with GATEHOUSE_IDENTITY_PROVIDER=cognito the app should talk to Cognito itself. Unset one of them."
+            )
+        }
 
         c.webGoogleClientID = reader.string("GATEHOUSE_WEB_GOOGLE_CLIENT_ID")
         if let web = c.webGoogleClientID, !c.googleClientIDs.contains(web) {

@@ -86,6 +86,13 @@ public struct GatehouseConfiguration: Sendable {
     /// `POST /api/v1/auth/apple/signin`, `/google/signin`, `/signup`, `/signin`, `/refresh` and
     /// `GET /api/v1/users/me`, in the seed's shapes, on the native endpoints' use cases. Off, they answer 404.
     public var compatAPIV1 = false
+    /// Serve Amazon Cognito's user-pool API on the embedded pool (`GATEHOUSE_COGNITO_API`, default
+    /// `false`): `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>`, SRP
+    /// included, so Amplify apps and the AWS SDKs sign in unchanged (docs/cognito-api.md).
+    public var cognitoAPI = false
+    /// The Cognito pool id the embedded pool answers as (`GATEHOUSE_POOL_ID`, `<region>_<id>`); unset:
+    /// one generated on the first start and kept in the database. Part of every SRP verifier.
+    public var poolID: String?
     /// How long a sign-in counts as recent for a sensitive action (`GATEHOUSE_STEP_UP_MAX_AGE`,
     /// seconds); nil: any age, as long as the session's sign-in is as strong as the account's strongest.
     public var stepUpMaxAge: TimeInterval?

@@ -18,6 +18,8 @@ struct GatehouseRouter {
     let trustedProxies: Set<String>
     /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`).
     var compatAPIV1 = false
+    /// Serve Cognito's user-pool API at `POST /` for this app client (`GATEHOUSE_COGNITO_API`); nil: off.
+    var cognitoAPIClient: AppClient?
 
     /// Adds the middleware and every controller's routes.
     /// - Parameter router: The application's router.
@@ -48,6 +50,17 @@ struct GatehouseRouter {
                 profiles: profiles,
                 body: body,
                 authenticator: authenticator
+            )
+            .addRoutes(to: routes)
+        }
+        if let cognitoAPIClient {
+            CognitoAPIController(
+                passwords: passwords,
+                sessions: sessions,
+                accounts: accounts,
+                profiles: profiles,
+                client: cognitoAPIClient,
+                body: body
             )
             .addRoutes(to: routes)
         }

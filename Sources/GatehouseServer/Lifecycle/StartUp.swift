@@ -15,6 +15,7 @@ struct StartUp: Sendable {
     let storeDescription: String
     let box: SecretBox
     let client: AppClient
+    let pool: UserPoolID
     let keyring: Keyring
     let refreshKey: RefreshSuccessorKey
     let mailTransport: any MailTransport
@@ -43,6 +44,7 @@ struct StartUp: Sendable {
             configuration: configuration,
             box: box,
             client: client,
+            pool: pool,
             keyring: keyring,
             refreshKey: refreshKey,
             clock: clock,

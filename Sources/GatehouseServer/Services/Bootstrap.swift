@@ -28,6 +28,7 @@ enum Bootstrap {
         configuration: GatehouseConfiguration,
         box: SecretBox,
         client: AppClient,
+        pool: UserPoolID,
         keyring: Keyring,
         refreshKey: RefreshSuccessorKey,
         clock: any TimeSource,
@@ -53,6 +54,10 @@ enum Bootstrap {
         let generated = "gh" + SystemRandomSource().bytes(12).map { String(format: "%02x", $0) }.joined()
         let storedClientID = try await store.write { tx in try await tx.insertSettingIfAbsent("client_id", value: generated) }
         client.settle(configuration.clientID ?? storedClientID)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let generatedPool = "us-east-1_" + String(SystemRandomSource().bytes(9).map { alphabet[Int($0) % alphabet.count] })
+        let storedPoolID = try await store.write { tx in try await tx.insertSettingIfAbsent("pool_id", value: generatedPool) }
+        pool.settle(configuration.poolID ?? storedPoolID)
         let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
         keyring.replace(with: try await manager.bootstrap(logger: logger))
         try await refreshKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())

@@ -27,6 +27,7 @@ public enum KeyAdministration {
                 configuration: configuration,
                 box: box,
                 client: AppClient(),
+                pool: UserPoolID(),
                 keyring: Keyring(),
                 refreshKey: RefreshSuccessorKey(),
                 clock: SystemTimeSource(),

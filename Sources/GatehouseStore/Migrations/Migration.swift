@@ -29,5 +29,6 @@ struct Migration: Sendable {
         .phoneNumbers,
         .operatorFlags,
         .throttleMilliseconds,
+        .srpVerifiers,
     ]
 }
