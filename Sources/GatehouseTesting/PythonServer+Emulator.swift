@@ -33,13 +33,6 @@ extension PythonServer {
     /// - Parameter modules: The modules.
     /// - Returns: Whether the import succeeded.
     public static func canImport(_ modules: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import \(modules)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ChildProcess(["python3", "-c", "import \(modules)"]))?.waitUntilExit() == 0
     }
 }

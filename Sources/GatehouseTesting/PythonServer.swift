@@ -4,12 +4,11 @@ import GatehouseInfrastructure
 
 /// A Python helper server started for the tests (moto's Cognito or SES): it prints one JSON object on
 /// its first line and serves until its standard input closes, so it dies with the test process.
-// `Process` and `Pipe` are not `Sendable`; the holders only keep them alive and terminate them.
-public struct PythonServer: @unchecked Sendable {
+public struct PythonServer: Sendable {
     /// The running interpreter.
-    public let process: Process
-    /// Kept open while the server should live.
-    public let input: Pipe
+    public let process: ChildProcess
+    /// The write end of its standard input, kept open while the server should live.
+    public let input: FileHandle
     /// The object the script printed.
     package let info: [String: JSONValue]
 
@@ -26,18 +25,15 @@ public struct PythonServer: @unchecked Sendable {
     /// - Parameter script: The Python file.
     /// - Throws: `internal_error` with what was printed when the first line is not a JSON object.
     public init(script: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let input = try ChildProcess.pipe()
+        let output = try ChildProcess.pipe()
+        let process = try ChildProcess(["python3", script.path], stdin: .descriptor(input.read), stdout: .descriptor(output.write))
+        close(input.read)
+        close(output.write)
+        let reader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
         var line = Data()
         while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            let byte = reader.readData(ofLength: 1)
             if byte.isEmpty || byte == Data("\n".utf8) { break }
             line.append(byte)
         }
@@ -46,7 +42,7 @@ public struct PythonServer: @unchecked Sendable {
             throw GatehouseError.internalError(cause: "\(script.lastPathComponent) printed: \(String(decoding: line, as: UTF8.self))")
         }
         self.process = process
-        self.input = input
+        self.input = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
         self.info = info
     }
 

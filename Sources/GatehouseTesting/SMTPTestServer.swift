@@ -36,9 +36,11 @@ public final class SMTPTestServer: @unchecked Sendable {
     public let caFile: String
     /// Where it writes the delivered messages (removed when it stops).
     public let directory: URL
-    private let process: Process
-    private let input: Pipe
-    private let output: Pipe
+    private let process: ChildProcess
+    /// The write end of its standard input: closing it stops the server.
+    private let input: FileHandle
+    /// The read end of its standard output (its first line, then its answers to `close`).
+    private let output: FileHandle
 
     /// `Tests/smtp/smtp_server.py`, found from this file's place in the repository.
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -48,19 +50,13 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     /// Whether python3 can import aiosmtpd and cryptography (checked once).
     public static let hasAiosmtpd: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import aiosmtpd, cryptography"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        if process.terminationStatus != 0, !requireAllSuites {
+        let available = (try? ChildProcess(["python3", "-c", "import aiosmtpd, cryptography"]))?.waitUntilExit() == 0
+        if !available, !requireAllSuites {
             FileHandle.standardError.write(
                 Data("note: SMTP transport suites skipped: python3 module 'aiosmtpd' is not installed (pip install aiosmtpd)\n".utf8)
             )
         }
-        return process.terminationStatus == 0
+        return available
     }()
 
     /// For `.enabled(if:)`: run when aiosmtpd is here, or when every suite is required (then `start` fails).
@@ -80,15 +76,17 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     private init(_ arguments: [String]) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path] + arguments
-        input = Pipe()
-        output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let inputPipe = try ChildProcess.pipe()
+        let outputPipe = try ChildProcess.pipe()
+        process = try ChildProcess(
+            ["python3", Self.script.path] + arguments,
+            stdin: .descriptor(inputPipe.read),
+            stdout: .descriptor(outputPipe.write)
+        )
+        close(inputPipe.read)
+        close(outputPipe.write)
+        input = FileHandle(fileDescriptor: inputPipe.write, closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: outputPipe.read, closeOnDealloc: true)
         struct Info: Decodable {
             var port: Int
             var ca: String
@@ -107,7 +105,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// Closes its standard input (it exits) and waits for it.
     public func stop() {
         guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
+        try? input.close()
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
@@ -176,16 +174,16 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// - Returns: How many it closed.
     /// - Throws: When the script's standard input is closed.
     public func closeConnections() async throws -> Int {
-        try input.fileHandleForWriting.write(contentsOf: Data("close\n".utf8))
+        try input.write(contentsOf: Data("close\n".utf8))
         let output = output
         let line = await Task.detached { Self.readLine(output) }.value
         return Int(line.split(separator: " ").last ?? "") ?? -1
     }
 
-    private static func readLine(_ pipe: Pipe) -> String {
+    private static func readLine(_ handle: FileHandle) -> String {
         var line = Data()
         while true {
-            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+            let byte = handle.readData(ofLength: 1)
             if byte.isEmpty || byte == Data("\n".utf8) { break }
             line.append(byte)
         }

@@ -43,7 +43,9 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
             // Generous time bounds: the whole suite runs on a few cores at once, and a pooled connection can
             // be seconds away. These tests check correctness under concurrency; the bounds themselves are
             // the fleet tests' subject (with their own short settings).
-            return (base + separator + "search_path=" + schema + "&acquire_timeout=60&query_timeout=60", directory)
+            // Five connections per app, not the default twenty: a full run holds dozens of apps on one
+            // server at once, and PostgreSQL refuses clients past its max_connections (CI sets 300).
+            return (base + separator + "search_path=" + schema + "&acquire_timeout=60&query_timeout=60&pool_size=5", directory)
         }
     }
 

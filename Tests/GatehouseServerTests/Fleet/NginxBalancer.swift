@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTesting
 
 /// Debian's nginx as a round-robin load balancer on a loopback port in front of `upstreams`: a child
 /// process with its own configuration in a temporary directory. Each answer names the instance that
@@ -6,7 +7,7 @@ import Foundation
 /// replaces it), so a test can play many clients from one machine.
 final class NginxBalancer: @unchecked Sendable {
     let port: Int
-    private let process = Process()
+    private var process: ChildProcess?
     private let directory: URL
 
     static let binary = URL(fileURLWithPath: "/usr/sbin/nginx")
@@ -48,14 +49,16 @@ final class NginxBalancer: @unchecked Sendable {
             """
         let file = directory.appendingPathComponent("nginx.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
-        process.executableURL = Self.binary
-        process.arguments = ["-p", d, "-c", file.path]
         let log = directory.appendingPathComponent("stderr.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        defer { try? handle.close() }
+        let process = try ChildProcess(
+            [Self.binary.path, "-p", d, "-c", file.path],
+            stdout: .descriptor(handle.fileDescriptor),
+            stderr: .descriptor(handle.fileDescriptor)
+        )
+        self.process = process
         let probe = HTTPProbe(timeout: 2)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
@@ -71,7 +74,7 @@ final class NginxBalancer: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     func stop() {
-        if process.isRunning {
+        if let process, process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }

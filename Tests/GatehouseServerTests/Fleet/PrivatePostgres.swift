@@ -10,7 +10,7 @@ final class PrivatePostgres: @unchecked Sendable {
     let directory: URL
     let port: Int
     private let bin: URL
-    private let server = Mutex<Process?>(nil)
+    private let server = Mutex<ChildProcess?>(nil)
 
     /// Debian's newest installed PostgreSQL, or nil (an issue when every suite must run).
     static func binaries() -> URL? {
@@ -47,21 +47,21 @@ final class PrivatePostgres: @unchecked Sendable {
         "postgres://postgres@127.0.0.1:\(port)/postgres?sslmode=disable&search_path=\(schema)\(options)"
     }
 
-    /// Starts the server as a child process (not through pg_ctl: a daemonising command run through
-    /// Foundation's Process was seen never to be reaped, hanging the test).
+    /// Starts the server as a child process (not through pg_ctl: a daemonising command was seen never
+    /// to be reaped, hanging the test).
     func start() async throws {
-        let process = Process()
         let postgres = bin.appendingPathComponent("postgres").path
         let arguments = [postgres, "-D", dataPath, "-p", "\(port)", "-k", directory.path, "-c", "listen_addresses=127.0.0.1"]
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = getuid() == 0 ? Self.asPostgres + arguments : arguments
         let log = directory.appendingPathComponent("server.log")
         if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
         handle.seekToEndOfFile()
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let process = try ChildProcess(
+            getuid() == 0 ? Self.asPostgres + arguments : arguments,
+            stdout: .descriptor(handle.fileDescriptor),
+            stderr: .descriptor(handle.fileDescriptor)
+        )
         server.withLock { $0 = process }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -76,7 +76,7 @@ final class PrivatePostgres: @unchecked Sendable {
     /// A fast shutdown (SIGINT): open connections are cut, as in a restart or a failover.
     func stop() async throws {
         guard let process = server.withLock({ $0 }) else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        process.terminate(SIGINT)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 process.waitUntilExit()
@@ -89,7 +89,7 @@ final class PrivatePostgres: @unchecked Sendable {
     /// Sends `signal` to the server and every process of it (SIGSTOP freezes the cluster, SIGCONT thaws it).
     func signal(_ signal: Int32) async throws {
         guard let process = server.withLock({ $0 }) else { return }
-        let pid = process.processIdentifier
+        let pid = process.pid
         let children = try await PythonScript.execute(["pgrep", "-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
         for child in children { kill(child, signal) }
         kill(pid, signal)

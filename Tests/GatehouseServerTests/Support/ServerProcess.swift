@@ -9,7 +9,7 @@ import FoundationNetworking
 /// The real `gatehouse` binary, run as a child process on an ephemeral loopback port (for what only a
 /// process can show: `kill -9` and a restart). Its log goes to a file beside its data directory.
 final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+    let process: ChildProcess
     let log: URL
     private(set) var port = 0
 
@@ -38,16 +38,17 @@ final class ServerProcess: @unchecked Sendable {
         log = dataDirectory.deletingLastPathComponent().appendingPathComponent("\(name).log")
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = binary
-        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--port", "0", "--host", "127.0.0.1", "--env-file", "/nonexistent"]
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         env.merge(environment) { $1 }
         env["GATEHOUSE_LOG_LEVEL"] = env["GATEHOUSE_LOG_LEVEL"] ?? "info"
-        process.environment = env
         let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        defer { try? handle.close() }
+        process = try ChildProcess(
+            [binary.path, "serve", "--data-dir", dataDirectory.path, "--port", "0", "--host", "127.0.0.1", "--env-file", "/nonexistent"],
+            environment: env,
+            stdout: .descriptor(handle.fileDescriptor),
+            stderr: .descriptor(handle.fileDescriptor)
+        )
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let text = try? String(contentsOf: log, encoding: .utf8),
@@ -65,7 +66,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// `kill -9`: no shutdown, no flush, no goodbye.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.terminate(SIGKILL)
         process.waitUntilExit()
     }
 
