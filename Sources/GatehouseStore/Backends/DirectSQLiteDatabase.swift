@@ -4,32 +4,22 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteKit
-import SQLiteNIO
 
 /// A result row, as SQLKit reads it.
 struct DirectSQLiteRow: SQLRow {
     let columns: [String]
-    let values: [SQLiteData]
+    let values: [SQLiteValue]
 
     init(_ raw: SQLiteRawRow) {
         columns = raw.columns
-        values = raw.values.map { value in
-            switch value {
-            case .integer(let int): .integer(SQLiteInt64(int))
-            case .float(let double): .float(double)
-            case .text(let text): .text(text)
-            case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
-            case .null: .null
-            }
-        }
+        values = raw.values
     }
 
     var allColumns: [String] { columns }
 
     func contains(column: String) -> Bool { columns.contains(column) }
 
-    func value(_ column: String) throws -> SQLiteData {
+    func value(_ column: String) throws -> SQLiteValue {
         guard let index = columns.firstIndex(of: column) else {
             throw DecodingError.keyNotFound(SomeKey(column), .init(codingPath: [], debugDescription: "no column '\(column)'"))
         }
@@ -38,20 +28,34 @@ struct DirectSQLiteRow: SQLRow {
 
     func decodeNil(column: String) throws -> Bool { try value(column) == .null }
 
+    /// The types the store reads (text, integers, booleans, reals, blobs and their optionals); any
+    /// other type is a programming error, reported as a type mismatch.
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         let data = try value(column)
-        // The types the store reads, without the Codable machinery (this runs for every column).
-        switch (data, type) {
-        case (.text(let text), is String.Type): return text as! D
-        case (.text(let text), is String?.Type): return Optional(text) as! D
-        case (.null, is String?.Type): return String?.none as! D
-        case (.integer(let int), is Int64.Type): return Int64(int) as! D
-        case (.integer(let int), is Int64?.Type): return Optional(Int64(int)) as! D
-        case (.null, is Int64?.Type): return Int64?.none as! D
-        case (.integer(let int), is Int.Type): return Int(int) as! D
-        case (.integer(let int), is Bool.Type): return (int != 0) as! D
-        default: return try SQLiteDataDecoder().decode(D.self, from: data)
+        let decoded: Any? =
+            switch (data, type) {
+            case (.text(let text), is String.Type), (.text(let text), is String?.Type): text
+            case (.integer(let int), is Int64.Type), (.integer(let int), is Int64?.Type): int
+            case (.integer(let int), is Int.Type), (.integer(let int), is Int?.Type): Int(int)
+            case (.integer(let int), is Bool.Type), (.integer(let int), is Bool?.Type): int != 0
+            case (.float(let double), is Double.Type), (.float(let double), is Double?.Type): double
+            case (.integer(let int), is Double.Type), (.integer(let int), is Double?.Type): Double(int)
+            case (.blob(let bytes), is [UInt8].Type), (.blob(let bytes), is [UInt8]?.Type): bytes
+            case (.null, is String?.Type): String?.none as Any
+            case (.null, is Int64?.Type): Int64?.none as Any
+            case (.null, is Int?.Type): Int?.none as Any
+            case (.null, is Bool?.Type): Bool?.none as Any
+            case (.null, is Double?.Type): Double?.none as Any
+            case (.null, is [UInt8]?.Type): [UInt8]?.none as Any
+            default: nil
+            }
+        guard let decoded, let value = decoded as? D else {
+            throw DecodingError.typeMismatch(
+                D.self,
+                .init(codingPath: [SomeKey(column)], debugDescription: "column '\(column)' holds \(data), not \(D.self)")
+            )
         }
+        return value
     }
 
     struct SomeKey: CodingKey {
@@ -63,41 +67,41 @@ struct DirectSQLiteRow: SQLRow {
     }
 }
 
-/// SQLKit's view of a ``DirectSQLiteConnection``: the SQLite dialect, binds encoded with
-/// SQLiteKit's encoder, statements executed in place.
+/// SQLKit's view of a ``DirectSQLiteConnection``: the SQLite dialect, binds turned into SQLite
+/// values, statements executed in place.
 struct DirectSQLiteDatabase: SQLDatabase {
     let connection: DirectSQLiteConnection
     let logger: Logger
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
-    var dialect: any SQLDialect { SQLiteDialect() }
+    var dialect: any SQLDialect { SQLiteStatementDialect() }
     var queryLogLevel: Logger.Level? { nil }
 
     func run(_ query: any SQLExpression, _ onRow: (any SQLRow) throws -> Void) throws {
         let (sql, binds) = serialize(query)
-        let values = try binds.map { try Self.raw(Self.encode($0)) }
+        let values = try binds.map { try Self.encode($0) }
         try connection.execute(sql, values) { try onRow(DirectSQLiteRow($0)) }
     }
 
-    /// The types the store binds, without the Codable machinery; anything else goes through SQLiteKit's encoder.
-    static func encode(_ value: any Encodable & Sendable) throws -> SQLiteData {
+    /// The types the store binds (text, integers, booleans, reals, blobs, and `nil` of any of them);
+    /// any other type is a programming error.
+    static func encode(_ value: any Encodable) throws -> SQLiteValue {
         switch value {
         case let text as String: return .text(text)
-        case let int as Int64: return .integer(SQLiteInt64(int))
-        case let int as Int: return .integer(SQLiteInt64(int))
+        case let int as Int64: return .integer(int)
+        case let int as Int: return .integer(Int64(int))
         case let flag as Bool: return .integer(flag ? 1 : 0)
-        case let text as String?: return text.map(SQLiteData.text) ?? .null
-        case let int as Int64?: return int.map { .integer(SQLiteInt64($0)) } ?? .null
-        default: return try SQLiteDataEncoder().encode(value)
-        }
-    }
-
-    static func raw(_ data: SQLiteData) -> SQLiteValue {
-        switch data {
-        case .integer(let int): .integer(Int64(int))
-        case .float(let double): .float(double)
-        case .text(let text): .text(text)
-        case .blob(let buffer): .blob(Array(buffer.readableBytesView))
-        case .null: .null
+        case let double as Double: return .float(double)
+        case let bytes as [UInt8]: return .blob(bytes)
+        default:
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else {
+                throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "SQLite cannot bind \(type(of: value))"))
+            }
+            guard let wrapped = mirror.children.first?.value else { return .null }
+            guard let encodable = wrapped as? any Encodable else {
+                throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "SQLite cannot bind \(type(of: value))"))
+            }
+            return try encode(encodable)
         }
     }
 

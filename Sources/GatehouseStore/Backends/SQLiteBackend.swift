@@ -6,8 +6,6 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteKit
-import SQLiteNIO
 
 /// SQLite in WAL mode: one writer connection whose transactions take turns (`BEGIN IMMEDIATE`,
 /// concurrent ones sharing a commit: ``SQLiteGroupCommit``), a few reader connections that never
