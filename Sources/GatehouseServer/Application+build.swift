@@ -80,17 +80,19 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         random: random,
         logger: logger
     )
+    let scrypt = ScryptPasswordHasher(parameters: configuration.scrypt, pool: hashingPool, random: random)
+    let srpVerifiers = SRPVerifiers(pool: pool, box: box, random: random)
     let identity = try IdentityProviderParts(
         configuration: configuration,
         store: store,
-        hasher: ScryptPasswordHasher(parameters: configuration.scrypt, pool: hashingPool, random: random),
+        hasher: overrides.hasher.map { $0(scrypt) } ?? scrypt,
         tokens: tokens,
         mail: DeliveryEnqueuer(box: box, random: random, wakeUp: deliveryWakeUp),
         box: box,
         clock: clock,
         random: random,
         refreshKey: refreshKey,
-        srpVerifiers: SRPVerifiers(pool: pool, box: box, random: random),
+        srpVerifiers: srpVerifiers,
         social: social,
         upstream: upstream,
         keyring: keyring,
@@ -130,10 +132,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     )
     let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
-
-    // HTTP: the controllers on one router.
-    let router = Router(context: GatehouseRequestContext.self)
-    let routes = GatehouseRouter(
+    let useCases = UseCases(
         passwords: passwords,
         sessions: Sessions(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
         social: SocialSignIn(
@@ -155,6 +154,20 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ),
         accounts: Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp),
         profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+        stepUp: stepUp,
+        limiter: limiter,
+        domainEvents: domainEvents
+    )
+
+    // HTTP: the controllers on one router.
+    let router = Router(context: GatehouseRequestContext.self)
+    let routes = GatehouseRouter(
+        passwords: useCases.passwords,
+        sessions: useCases.sessions,
+        social: useCases.social,
+        phone: useCases.phone,
+        accounts: useCases.accounts,
+        profiles: useCases.profiles,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),
@@ -189,7 +202,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         afterStartUp.append(ProviderKeyRefreshService(keySets: identity.upstreamKeySets, clock: clock, logger: logger))
     }
     if let vault = social.vault { afterStartUp.append(AppleRevocationService(vault: vault, logger: logger)) }
-    afterStartUp.append(DeliveryService(dispatcher: delivery, logger: logger))
+    if overrides.deliverInBackground { afterStartUp.append(DeliveryService(dispatcher: delivery, logger: logger)) }
     if let eventChannel { afterStartUp.append(eventChannel) }
     services += afterStartUp.map { AfterStartUp(service: $0, gate: gate) }
 
@@ -238,6 +251,9 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         provider: provider,
         appleVault: social.vault,
         mailDelivery: delivery,
-        eventChannel: eventChannel
+        eventChannel: eventChannel,
+        useCases: useCases,
+        liveness: identity.liveness,
+        srpVerifiers: srpVerifiers
     )
 }

@@ -17,6 +17,12 @@ package struct ApplicationOverrides: Sendable {
     /// Whether the providers' key sets are fetched at start and kept fresh in the background (on in
     /// production; tests that script a provider outage turn it off so only requests fetch).
     package var refreshProviderKeysInBackground: Bool
+    /// Whether queued mail and texts are delivered in the background (off: they go out when a test
+    /// reads them, through ``GatehouseApplication/mailDelivery``, so tests that drive their own
+    /// dispatchers over the store are not raced).
+    package var deliverInBackground: Bool
+    /// Wraps the password hasher (tests count hashes with it).
+    package var hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)?
 
     package init(
         clock: any TimeSource = SystemTimeSource(),
@@ -25,7 +31,9 @@ package struct ApplicationOverrides: Sendable {
         smsTransport: (any SMSTransport)? = nil,
         logger: Logger? = nil,
         onServerRunning: (@Sendable (Int) async -> Void)? = nil,
-        refreshProviderKeysInBackground: Bool = true
+        refreshProviderKeysInBackground: Bool = true,
+        deliverInBackground: Bool = true,
+        hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil
     ) {
         self.clock = clock
         self.random = random
@@ -34,5 +42,7 @@ package struct ApplicationOverrides: Sendable {
         self.logger = logger
         self.onServerRunning = onServerRunning
         self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
+        self.deliverInBackground = deliverInBackground
+        self.hasher = hasher
     }
 }

@@ -22,6 +22,12 @@ public struct GatehouseApplication: Sendable {
     public let mailDelivery: DeliveryDispatcher
     /// Domain events to and from the other instances (PostgreSQL); nil on SQLite.
     let eventChannel: (any StoreEventChannel)?
+    /// The use cases the controllers call (tests drive the policy through them).
+    package let useCases: UseCases
+    /// The session-liveness cache bearer authentication reads.
+    package let liveness: CachedSessionLiveness
+    /// Makes and opens the embedded pool's SRP verifiers.
+    package let srpVerifiers: SRPVerifiers
 
     init(
         app: App,
@@ -32,7 +38,10 @@ public struct GatehouseApplication: Sendable {
         provider: any IdentityProvider,
         appleVault: AppleTokenVault?,
         mailDelivery: DeliveryDispatcher,
-        eventChannel: (any StoreEventChannel)?
+        eventChannel: (any StoreEventChannel)?,
+        useCases: UseCases,
+        liveness: CachedSessionLiveness,
+        srpVerifiers: SRPVerifiers
     ) {
         self.app = app
         self.issuer = issuer
@@ -43,6 +52,9 @@ public struct GatehouseApplication: Sendable {
         self.appleVault = appleVault
         self.mailDelivery = mailDelivery
         self.eventChannel = eventChannel
+        self.useCases = useCases
+        self.liveness = liveness
+        self.srpVerifiers = srpVerifiers
     }
 
     /// The client id tokens are issued for (Cognito's app client in Cognito mode); settled at start-up.

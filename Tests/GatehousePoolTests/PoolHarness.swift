@@ -2,130 +2,118 @@ import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseMessaging
+import GatehouseServer
 import GatehouseStore
 import GatehouseTesting
+import HummingbirdTesting
 import Logging
 
-/// The use cases over an embedded pool on a real store (SQLite file, or PostgreSQL), with a test
-/// clock, fast hashing and captured mail. Tests drive the use cases (``passwords``, ``sessions``,
+/// The use cases of an app built by the one composition root (`buildApplication`), on the embedded
+/// pool over a real store (SQLite file, or PostgreSQL), with a test clock, fast hashing, captured mail
+/// delivered when read, and no HTTP. Tests drive the use cases (``passwords``, ``sessions``,
 /// ``accounts``, ``profiles``), so the policy they own is exercised with the pool's.
 struct PoolHarness: Sendable {
+    let built: GatehouseApplication
     let store: SQLStore
     let pool: EmbeddedUserPool
     let passwords: PasswordAuthentication
     let sessions: Sessions
     let accounts: Accounts
-    /// Profiles without a cache (each read goes to the store).
     let profiles: Profiles
     let domainEvents: DomainEvents
     let limiter: RateLimiter
     let clock: TestClock
     let mailer: CapturingMailer
-    /// Where the pool's texts go (read through the dispatcher, like ``mailer``).
+    /// Where the pool's texts go (read through the app's dispatcher, like ``mailer``).
     let texts: CapturingSMS
-    /// Phone sign-in over ``pool``, texting +1, +44 and +49 numbers.
+    /// Phone sign-in over ``pool``, texting US, Canadian, British and German numbers.
     let phone: PhoneSignIn
     let stepUp: StepUp
-    /// Delivers the mail queue, on demand through ``mailer``.
-    let dispatcher: DeliveryDispatcher
     let liveness: CachedSessionLiveness
-    /// Builds another pool over the same store and keys, e.g. with other hashing parameters.
-    let makePool: @Sendable (_ logN: Int) -> EmbeddedUserPool
+    /// Makes and opens the pool's SRP verifiers (pool id `us-east-1_PoolTest1`).
+    let srpVerifiers: SRPVerifiers
+    /// The database, for another app over the same store and keys (``sibling(logN:_:)``).
+    let databaseURL: String
     let logger = Logger(label: "pool-test")
     let client = ClientInfo(address: "198.51.100.7")
+    /// Every harness shares this master key, so a sibling opens what another sealed.
+    static let masterKey = Data(repeating: 1, count: 32).base64EncodedString()
 
     static func run<T: Sendable>(
         database: TestDatabase = .sqlite,
         settings: PoolSettings = PoolSettings(),
         logN: Int = 4,
         stepUpMaxAge: TimeInterval? = nil,
-        hasher makeHasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
+        hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
+        databaseURL sharedURL: String? = nil,
+        clock: TestClock = TestClock(),
         _ body: @escaping @Sendable (PoolHarness) async throws -> T
     ) async throws -> T {
-        try await database.withStore { store in
-            let clock = TestClock()
-            let mailer = CapturingMailer()
-            let texts = CapturingSMS()
-            let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
-            let wakeUp = DeliveryWakeUp()
-            let dispatcher = DeliveryDispatcher(
-                store: store,
-                box: box,
-                channels: [
-                    MailChannel(renderer: try MailRenderer(appName: settings.appName, from: "Gatehouse <no-reply@example.com>"), transport: mailer),
-                    SMSChannel(appName: settings.appName, transport: texts),
-                ],
+        let (freshURL, directory) = database.freshURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = sharedURL ?? freshURL
+        var c = GatehouseConfiguration()
+        c.dataDirectory = directory.path
+        c.databaseURL = url
+        c.masterKey = masterKey
+        c.issuer = "https://auth.test"
+        c.clientID = "client-1"
+        c.poolID = "us-east-1_PoolTest1"
+        c.pool = settings
+        c.scrypt = .init(logN: logN)
+        c.hashingConcurrency = 2
+        // Generous queue bounds: the pool's own tests exercise them; here they would hide the limiter.
+        c.hashingLimits = .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)
+        c.stepUpMaxAge = stepUpMaxAge
+        c.smsCountries = SMSCountryPolicy(allowedCountries: ["US", "CA", "GB", "DE"])
+        let mailer = CapturingMailer()
+        let texts = CapturingSMS()
+        var quiet = Logger(label: "pool-test-app")
+        quiet.logLevel = .warning
+        let built = try await buildApplication(
+            configuration: c,
+            overrides: .init(
                 clock: clock,
-                random: SystemRandomSource(),
-                settings: MailDeliverySettings(),
-                wakeUp: wakeUp,
-                logger: Logger(label: "pool-test-mail")
+                mailTransport: mailer,
+                smsTransport: texts,
+                logger: quiet,
+                refreshProviderKeysInBackground: false,
+                // Mail goes out when a test reads it (the mailer settles the dispatcher first), so tests
+                // that drive their own dispatchers over this store are not raced.
+                deliverInBackground: false,
+                hasher: hasher
             )
-            // Mail goes out when a test reads it (the mailer settles the dispatcher first); no background
-            // loop, so tests that drive their own dispatchers over this store are not raced.
-            mailer.attach { dispatcher }
-            texts.attach { dispatcher }
-            let refreshKey = try await RefreshSuccessorKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
-            let keys = try await SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource()).bootstrap(
-                logger: Logger(label: "t")
-            )
-            let tokens = TokenService(
-                settings: TokenSettings(issuer: "https://auth.test", clientID: "client-1"),
-                keyring: Keyring(keys),
-                clock: clock,
-                random: SystemRandomSource()
-            )
-            let liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: 5)
-            let makePool: @Sendable (Int) -> EmbeddedUserPool = { logN in
-                // Generous queue bounds: the pool's own tests exercise them; here they would hide the limiter.
-                let hashing = BlockingWorkPool(label: "t", width: 2, limits: .init(maxQueued: 10_000, perLane: 10_000, maxWait: 300)).start()
-                let scrypt = ScryptPasswordHasher(parameters: .init(logN: logN), pool: hashing)
-                return EmbeddedUserPool(
-                    settings: settings,
-                    store: store,
-                    hasher: makeHasher?(scrypt) ?? scrypt,
-                    tokens: tokens,
-                    mail: DeliveryEnqueuer(box: box, random: SystemRandomSource(), wakeUp: wakeUp),
-                    box: box,
-                    clock: clock,
-                    random: SystemRandomSource(),
-                    liveness: liveness,
-                    refreshKey: refreshKey
-                )
-            }
-            let events = DomainEvents(subscribers: [CacheInvalidation(liveness: liveness, profiles: nil)])
-            let limiter = RateLimiter(store: store, box: box, clock: clock, settings: settings.rateLimits)
-            let pool = makePool(logN)
-            let passwords = PasswordAuthentication(strategy: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events)
-            let stepUp = StepUp(strategy: pool, passwords: passwords, clock: clock, maxAge: stepUpMaxAge)
-            return try await body(
-                PoolHarness(
-                    store: store,
-                    pool: pool,
-                    passwords: passwords,
-                    sessions: Sessions(strategy: pool, limiter: limiter, events: NoAuthEvents(), domainEvents: events),
-                    accounts: Accounts(strategy: pool, appleVault: nil, domainEvents: events, stepUp: stepUp),
-                    profiles: Profiles(store: store, strategy: pool, clock: clock, domainEvents: events),
-                    domainEvents: events,
-                    limiter: limiter,
-                    clock: clock,
-                    mailer: mailer,
-                    texts: texts,
-                    phone: PhoneSignIn(
-                        strategy: pool,
-                        policy: SMSCountryPolicy(allowedCountries: ["US", "CA", "GB", "DE"]),
-                        limiter: limiter,
-                        events: NoAuthEvents(),
-                        domainEvents: events,
-                        stepUp: stepUp
-                    ),
-                    stepUp: stepUp,
-                    dispatcher: dispatcher,
-                    liveness: liveness,
-                    makePool: makePool
-                )
-            )
-        }
+        )
+        mailer.attach { built.mailDelivery }
+        texts.attach { built.mailDelivery }
+        let pool = try require(built.provider as? EmbeddedUserPool, "the embedded pool")
+        let useCases = built.useCases
+        let harness = PoolHarness(
+            built: built,
+            store: built.store,
+            pool: pool,
+            passwords: useCases.passwords,
+            sessions: useCases.sessions,
+            accounts: useCases.accounts,
+            profiles: useCases.profiles,
+            domainEvents: useCases.domainEvents,
+            limiter: useCases.limiter,
+            clock: clock,
+            mailer: mailer,
+            texts: texts,
+            phone: useCases.phone,
+            stepUp: useCases.stepUp,
+            liveness: built.liveness,
+            srpVerifiers: built.srpVerifiers,
+            databaseURL: url
+        )
+        // Running the app starts the store and does the start-up (migrations, keys) before `body`.
+        return try await built.app.test(.router) { _ in try await body(harness) }
+    }
+
+    /// Runs `body` with another app over the same store and keys, e.g. with other hashing parameters.
+    func sibling<T: Sendable>(logN: Int, _ body: @escaping @Sendable (PoolHarness) async throws -> T) async throws -> T {
+        try await Self.run(logN: logN, databaseURL: databaseURL, clock: clock, body)
     }
 
     /// Signs up and confirms `email`, then signs in.
@@ -139,11 +127,6 @@ struct PoolHarness: Sendable {
 
     func me(_ tokens: AuthTokens) async throws -> Principal {
         try await sessions.authenticate(bearer: tokens.accessToken, logger: logger)
-    }
-
-    /// The password use case over another pool (e.g. from ``makePool``), publishing to the same events.
-    func passwords(over other: EmbeddedUserPool) -> PasswordAuthentication {
-        PasswordAuthentication(strategy: other, limiter: limiter, events: NoAuthEvents(), domainEvents: domainEvents)
     }
 }
 

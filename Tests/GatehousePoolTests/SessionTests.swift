@@ -192,12 +192,15 @@ struct SessionTests {
     @Test func weakerHashesAreUpgradedOnSignIn() async throws {
         try await PoolHarness.run(logN: 4) { h in
             try await h.confirmedUser()
-            let hash = { try await h.store.read { try await $0.user(emailKey: "alice@example.com") }?.passwordHash ?? "" }
+            let hash: @Sendable () async throws -> String = {
+                try await h.store.read { try await $0.user(emailKey: "alice@example.com") }?.passwordHash ?? ""
+            }
             #expect(try await hash().hasPrefix("$scrypt$ln=4,"))
-            let stronger = h.passwords(over: h.makePool(5))
-            _ = try await stronger.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
-            #expect(try await hash().hasPrefix("$scrypt$ln=5,"))
-            _ = try await stronger.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            try await h.sibling(logN: 5) { stronger in
+                _ = try await stronger.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+                #expect(try await hash().hasPrefix("$scrypt$ln=5,"))
+                _ = try await stronger.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
+            }
         }
     }
 }

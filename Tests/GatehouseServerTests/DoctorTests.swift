@@ -101,4 +101,30 @@ struct DoctorTests {
             #expect(wrongKey.finding("embedded.keys")?.severity == .problem && wrongKey.exitStatus == 1)
         }
     }
+
+    @Test func theCognitoAPISaysWhatTheAppsNeedAndWhetherAmplifyCanReachIt() async throws {
+        let app = try await TestApp.make { $0.cognitoAPI = true }
+        try await app.live { _ in
+            var c = GatehouseConfiguration()
+            c.dataDirectory = app.directory.path
+            c.databaseURL = "sqlite://" + app.directory.appendingPathComponent("test.sqlite").path
+            c.issuer = "http://127.0.0.1:9"
+            c.cognitoAPI = true
+            let report = await Doctor.run(configuration: c, logger: Self.logger)
+            #expect(report.finding("cognito-api.srp")?.severity == .ok, "\(report.rendered)")
+            // The pool id and client id the server generated and kept are the ones to give the apps.
+            let ids = try #require(report.finding("cognito-api.ids")?.summary)
+            #expect(ids.contains("PoolId is us-east-1_") && ids.contains("AppClientId gh"), "\(ids)")
+            #expect(report.finding("cognito-api.pool-id")?.severity == .warning)
+            #expect(report.finding("cognito-api.endpoint")?.severity == .warning, "plain http cannot be reached by Amplify Swift")
+            c.poolID = "eu-west-1_Fixed1"
+            c.issuer = "https://auth.example.com"
+            let fixed = await Doctor.run(configuration: c, logger: Self.logger)
+            #expect(fixed.finding("cognito-api.ids")?.summary.contains("PoolId is eu-west-1_Fixed1") == true)
+            #expect(fixed.finding("cognito-api.pool-id") == nil && fixed.finding("cognito-api.endpoint") == nil)
+        }
+        var off = GatehouseConfiguration()
+        off.dataDirectory = app.directory.path
+        #expect(await Doctor.run(configuration: off, logger: Self.logger).finding("cognito-api.ids") == nil)
+    }
 }

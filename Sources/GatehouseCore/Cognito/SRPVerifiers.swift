@@ -8,7 +8,7 @@ import GatehouseInfrastructure
 /// rolling upgrade), or made for another pool id, does not open and counts as none.
 public struct SRPVerifiers: Sendable {
     let srp: CognitoSRP?
-    let pool: UserPoolID
+    package let pool: UserPoolID
     let box: SecretBox
     let random: any RandomSource
 
@@ -45,7 +45,7 @@ public struct SRPVerifiers: Sendable {
     /// The user's verifier and salt, if they have one that belongs to their current password and this pool.
     /// - Parameter user: The user.
     /// - Returns: The verifier bytes and the salt as sent, or `nil`.
-    func open(_ user: UserRecord) -> (verifier: [UInt8], salt: String)? {
+    package func open(_ user: UserRecord) -> (verifier: [UInt8], salt: String)? {
         guard let stored = user.srpVerifier, let hash = user.passwordHash,
             let verifier = try? box.open(stored.sealed, context: Self.context(userID: user.id, pool: pool.name, passwordHash: hash))
         else { return nil }

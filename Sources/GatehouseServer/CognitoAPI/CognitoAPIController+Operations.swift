@@ -71,17 +71,13 @@ extension CognitoAPIController {
             return .object(["CodeDeliveryDetailsList": .array([])])
         case "ChangePassword":
             let principal = try await authenticate(input, logger: logger)
-            do {
-                try await passwords.changePassword(
-                    principal: principal,
-                    currentPassword: try input.string("PreviousPassword"),
-                    newPassword: try input.string("ProposedPassword"),
-                    client: client,
-                    logger: logger
-                )
-            } catch let error as GatehouseError where error.code == .invalidCredentials {
-                throw CognitoAPIError.incorrectCredentials
-            }
+            try await passwords.changePassword(
+                principal: principal,
+                currentPassword: try input.string("PreviousPassword"),
+                newPassword: try input.string("ProposedPassword"),
+                client: client,
+                logger: logger
+            )
             return .object([:])
         case "ForgotPassword":
             try requireClient(input)

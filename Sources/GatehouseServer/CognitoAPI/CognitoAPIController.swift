@@ -28,7 +28,7 @@ struct CognitoAPIController {
     }
 
     @Sendable func handle(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let operation = request.headers[HTTPField.Name("X-Amz-Target")!].map { target in
+        let operation = request.headers[.amzTarget].map { target in
             target.hasPrefix(Self.targetPrefix) ? String(target.dropFirst(Self.targetPrefix.count)) : target
         }
         do {
@@ -96,7 +96,7 @@ struct CognitoAPIController {
 
     static func response(_ status: HTTPResponse.Status, body: [UInt8]) -> Response {
         var headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-store"]
-        headers[HTTPField.Name("x-amzn-RequestId")!] = UUID().uuidString.lowercased()
+        headers[.amznRequestID] = UUID().uuidString.lowercased()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
@@ -107,7 +107,7 @@ struct CognitoAPIController {
         )
         let body: JSONValue = .object(["__type": .string(error.type), "message": .string(error.message)])
         var response = response(error.status, body: body.serialized())
-        response.headers[HTTPField.Name("X-Amzn-ErrorType")!] = error.type
+        response.headers[.amznErrorType] = error.type
         return response
     }
 }

@@ -153,7 +153,9 @@ public enum Doctor {
             findings += await keyFindings(c, masterKey: masterKey, keyFile: keyFile, logger: logger)
         }
         findings += await issuerFindings(c, upstream: upstream)
-        findings += await mailFindings(c, storeExists: sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true, logger: logger)
+        let storeExists = sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
+        findings += await mailFindings(c, storeExists: storeExists, logger: logger)
+        findings += await cognitoAPIFindings(c, storeExists: storeExists, logger: logger)
         return findings
     }
 
