@@ -1,40 +1,6 @@
 """Groups `both_apis`, `hostile` and `cli` of cognito_api_clients.py."""
 
-import argparse
-import base64
-import binascii
-import concurrent.futures
-import contextlib
-import datetime
-import email
-import email.policy
-import email.utils
-import hashlib
-import hmac
-import http.client
-import json
-import os
-import re
-import shutil
-import subprocess
-import sys
-import threading
-import time
-import urllib.parse
-import uuid
-
-try:
-    import boto3
-    import botocore
-    import requests
-    from botocore import UNSIGNED
-    from botocore.config import Config
-    from botocore.exceptions import ClientError
-    from pycognito.aws_srp import AWSSRP, hex_to_long
-except ImportError as missing:
-    print(f"FAIL: imports: {missing}: pip install -r cognito_api_requirements.txt "
-          "(boto3 pycognito awscli requests)")
-    sys.exit(1)
+# The standard library, boto3, botocore, requests and pycognito come with the shared helpers.
 
 
 from cognito_api_support import *  # noqa: F401,F403 (the helpers every group shares)
