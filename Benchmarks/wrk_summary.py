@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Reads wrk's output (with --latency) on stdin; prints "req/s p50 p90 p99 non-2xx" (latencies in ms)."""
+"""Reads wrk's output (with --latency) on stdin; prints "req/s p50 p90 p99 non-2xx cpu-us" (latencies in
+ms; cpu-us is the server's CPU time per request in microseconds, when the server's CPU seconds spent
+during the run are given as the first argument, else "-")."""
 import re
 import sys
 
@@ -16,4 +18,6 @@ def ms(label):
 
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
 bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print(f"{rps:.0f} {ms('50'):.3f} {ms('90'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}")
+requests = int(re.search(r"(\d+) requests in", text).group(1))
+cpu = f"{float(sys.argv[1]) / requests * 1e6:.0f}" if len(sys.argv) > 1 and requests else "-"
+print(f"{rps:.0f} {ms('50'):.3f} {ms('90'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0} {cpu}")

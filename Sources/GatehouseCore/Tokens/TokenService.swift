@@ -10,9 +10,11 @@ public struct TokenService: Sendable {
     public let keyring: Keyring
     let clock: any TimeSource
     let random: any RandomSource
-    /// Made per use: the client id it accepts is settled at start-up.
+    /// Made at its first use, once start-up has settled the client id it accepts.
+    private let builtVerifier = SetOnce<AccessTokenVerifier>("the access-token verifier")
     var verifier: AccessTokenVerifier {
-        AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway)
+        builtVerifier.valueIfSet
+            ?? builtVerifier.set(AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway))
     }
     let verified: VerifiedTokenCache?
 
@@ -111,7 +113,7 @@ public struct TokenService: Sendable {
     /// - Throws: `unauthorized`, whatever the reason (the reason is in `cause`, for the log).
     public func verifyAccessToken(_ token: String) throws(GatehouseError) -> VerifiedAccessToken {
         let now = clock.now()
-        if let hit = verified?.get(token, now: now, leeway: verifier.leeway) { return hit }
+        if let hit = verified?.get(token, now: now, leeway: settings.leeway) { return hit }
         let claims = try verifier.verify(token, keys: keyring.snapshot.accessKeys, now: now)
         verified?.put(token, claims)
         return claims
