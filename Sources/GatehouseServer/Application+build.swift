@@ -215,6 +215,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         pool: pool,
         keyring: keyring,
         refreshKey: refreshKey,
+        initialSigningKeys: overrides.initialSigningKeys,
         mailTransport: mailTransport,
         smsTransport: smsTransport,
         transportsOverridden: (mail: overrides.mailTransport != nil, sms: overrides.smsTransport != nil),

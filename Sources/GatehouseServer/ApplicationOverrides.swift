@@ -23,6 +23,8 @@ package struct ApplicationOverrides: Sendable {
     package var deliverInBackground: Bool
     /// Wraps the password hasher (tests count hashes with it).
     package var hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)?
+    /// The signing keys a new store starts with (`FixedKeys` in tests: RSA generation is slow).
+    package var initialSigningKeys: [SigningKey]
 
     package init(
         clock: any TimeSource = SystemTimeSource(),
@@ -33,7 +35,8 @@ package struct ApplicationOverrides: Sendable {
         onServerRunning: (@Sendable (Int) async -> Void)? = nil,
         refreshProviderKeysInBackground: Bool = true,
         deliverInBackground: Bool = true,
-        hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil
+        hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
+        initialSigningKeys: [SigningKey] = []
     ) {
         self.clock = clock
         self.random = random
@@ -44,5 +47,6 @@ package struct ApplicationOverrides: Sendable {
         self.refreshProviderKeysInBackground = refreshProviderKeysInBackground
         self.deliverInBackground = deliverInBackground
         self.hasher = hasher
+        self.initialSigningKeys = initialSigningKeys
     }
 }

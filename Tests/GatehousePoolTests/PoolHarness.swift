@@ -81,7 +81,8 @@ struct PoolHarness: Sendable {
                 // Mail goes out when a test reads it (the mailer settles the dispatcher first), so tests
                 // that drive their own dispatchers over this store are not raced.
                 deliverInBackground: false,
-                hasher: hasher
+                hasher: hasher,
+                initialSigningKeys: [FixedKeys.idKey, FixedKeys.accessKey]
             )
         )
         mailer.attach { built.mailDelivery }

@@ -29,14 +29,17 @@ public struct SigningKeyManager: Sendable {
     ///
     /// Safe on several instances starting at once: the store keeps the first key added for a use, and
     /// every instance then reads that one.
-    /// - Parameter logger: Logs the keys this instance created.
+    /// - Parameters:
+    ///   - logger: Logs the keys this instance created.
+    ///   - initialKeys: The keys a new store starts with, by use (tests pass fixed ones: RSA generation is
+    ///     slow); a use without one gets a new key.
     /// - Returns: The published keys, to put in the ``Keyring``.
     /// - Throws: A store error; AES-GCM's authentication error when a stored key was sealed under
     ///   another master key; `internal_error` for a key of unknown use; the key generation's error.
-    public func bootstrap(logger: Logger) async throws -> Keyring.Snapshot {
+    public func bootstrap(logger: Logger, initialKeys: [SigningKey] = []) async throws -> Keyring.Snapshot {
         var stored = try await secrets.signingKeys()
         for use in SigningKey.Use.allCases where !stored.contains(where: { $0.use == use.rawValue && $0.retiredAt == nil }) {
-            let key = try newKey(use: use)
+            let key = try initialKeys.first { $0.use == use } ?? newKey(use: use)
             let active = try await secrets.addInitialSigningKey(try seal(key))
             if active.kid == key.kid {
                 logger.info("created signing key", metadata: ["kid": .string(key.kid), "use": .string(use.rawValue)])

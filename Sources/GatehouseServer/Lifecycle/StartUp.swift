@@ -18,6 +18,8 @@ struct StartUp: Sendable {
     let pool: UserPoolID
     let keyring: Keyring
     let refreshKey: RefreshSuccessorKey
+    /// The signing keys a new store starts with (tests); empty: new ones.
+    let initialSigningKeys: [SigningKey]
     let mailTransport: any MailTransport
     let smsTransport: any SMSTransport
     /// Whether tests replaced the transports (the log then names them, not the configured target).
@@ -47,6 +49,7 @@ struct StartUp: Sendable {
             pool: pool,
             keyring: keyring,
             refreshKey: refreshKey,
+            initialSigningKeys: initialSigningKeys,
             clock: clock,
             logger: logger
         )

@@ -31,6 +31,7 @@ enum Bootstrap {
         pool: UserPoolID,
         keyring: Keyring,
         refreshKey: RefreshSuccessorKey,
+        initialSigningKeys: [SigningKey] = [],
         clock: any TimeSource,
         logger: Logger
     ) async throws {
@@ -59,7 +60,7 @@ enum Bootstrap {
         let storedPoolID = try await store.write { tx in try await tx.insertSettingIfAbsent("pool_id", value: generatedPool) }
         pool.settle(configuration.poolID ?? storedPoolID)
         let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
-        keyring.replace(with: try await manager.bootstrap(logger: logger))
+        keyring.replace(with: try await manager.bootstrap(logger: logger, initialKeys: initialSigningKeys))
         try await refreshKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
     }
 }
