@@ -39,9 +39,6 @@ public final class Keyring: Sendable {
         return snapshot
     }
 
-    /// Whether keys are loaded.
-    public var isLoaded: Bool { state.withLock { $0 != nil } }
-
     /// Swaps in new keys after a load or a rotation; callers holding an older snapshot keep it.
     /// - Parameter snapshot: The keys to use from now on.
     public func replace(with snapshot: Snapshot) {
