@@ -139,6 +139,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [
                 // Embedded at build time: a copied `gatehouse` binary serves the contract and the web page on its own.
@@ -146,6 +147,7 @@ let package = Package(
                 .embedInCode("Resources/Web/index.html"),
                 .embedInCode("Resources/Web/app.js"),
                 .embedInCode("Resources/Web/app.css"),
+                .embedInCode("Resources/HostedUI/page.mustache"),
             ]
         ),
         .executableTarget(

@@ -159,6 +159,30 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         domainEvents: domainEvents
     )
 
+    let hostedUI =
+        try configuration.hostedUI
+        ? HostedUIResponder(
+            hosted: hostedSignIn(
+                configuration,
+                useCases: useCases,
+                provider: provider,
+                client: client,
+                store: store,
+                box: box,
+                upstream: upstream,
+                clock: clock,
+                random: random,
+                domainEvents: domainEvents
+            ),
+            pages: HostedPages(
+                appName: configuration.pool.appName,
+                passwordPolicy: configuration.pool.passwordPolicy,
+                callbackURLs: configuration.callbackURLs
+            ),
+            cookies: HostedCookies(issuer: issuer)
+        )
+        : nil
+
     // HTTP: the controllers on one router.
     let router = Router(context: GatehouseRequestContext.self)
     let routes = GatehouseRouter(
@@ -174,7 +198,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         body: RequestBodyReader(limit: configuration.maxBodySize),
         trustedProxies: configuration.trustedProxies,
         compatAPIV1: configuration.compatAPIV1,
-        cognitoAPIClient: configuration.cognitoAPI ? client : nil
+        cognitoAPIClient: configuration.cognitoAPI ? client : nil,
+        hostedUI: hostedUI
     ).install(on: router)
 
     // Background work.
@@ -256,5 +281,47 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         useCases: useCases,
         liveness: identity.liveness,
         srpVerifiers: srpVerifiers
+    )
+}
+
+/// The hosted UI's use case, over the embedded pool (configuration refuses it with Cognito).
+private func hostedSignIn(
+    _ configuration: GatehouseConfiguration,
+    useCases: UseCases,
+    provider: any IdentityProvider,
+    client: AppClient,
+    store: SQLStore,
+    box: SecretBox,
+    upstream: UpstreamHTTPClient,
+    clock: any TimeSource,
+    random: any RandomSource,
+    domainEvents: DomainEvents
+) throws -> HostedSignIn {
+    guard let pool = provider as? any HostedSessionStrategy else {
+        throw ConfigurationError("GATEHOUSE_HOSTED_UI needs the embedded user pool.")
+    }
+    let issuer = configuration.resolvedIssuer
+    var google: GoogleWebSettings?
+    var exchange: (any GoogleCodeExchange)?
+    if let id = configuration.googleWebClientID, let secret = configuration.googleWebClientSecret {
+        google = GoogleWebSettings(clientID: id, authorizationURL: configuration.googleAuthorizationURL, redirectURI: issuer + "/oauth2/idpresponse")
+        exchange = HTTPGoogleTokenAPI(upstream: upstream, tokenURL: configuration.googleTokenURL, clientID: id, clientSecret: secret)
+    }
+    return HostedSignIn(
+        settings: HostedUISettings(
+            callbackURLs: Set(configuration.callbackURLs),
+            signOutURLs: Set(configuration.signOutURLs),
+            sessionLifetime: configuration.hostedSessionLifetime
+        ),
+        client: client,
+        strategy: pool,
+        store: store,
+        box: box,
+        clock: clock,
+        random: random,
+        domainEvents: domainEvents,
+        social: useCases.social,
+        google: google,
+        googleExchange: exchange
     )
 }

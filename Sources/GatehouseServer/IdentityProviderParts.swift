@@ -54,7 +54,8 @@ struct IdentityProviderParts {
                 jwksURI: issuer + "/.well-known/jwks.json",
                 jwksMaxAge: configuration.jwksMaxAge,
                 jwks: { keyring.snapshot.jwks },
-                openAPI: OpenAPIDocument.bytes
+                openAPI: OpenAPIDocument.bytes,
+                hostedUI: configuration.hostedUI
             )
             upstreamKeySets = socialKeySets
         case .cognito:

@@ -12,6 +12,9 @@ public struct AuthTokens: Sendable, Equatable {
     public var expiresIn: Int
     /// Set for social sign-in and the Apple hand-off; `nil` elsewhere.
     public var isNewUser: Bool?
+    /// The embedded pool's session the tokens belong to (their `origin_jti`), for the hosted UI to bind
+    /// a browser to; `nil` from Cognito and the hand-off. Never sent to a client.
+    public var sessionID: String?
 
     /// A token set as the client receives it.
     /// - Parameters:
@@ -20,11 +23,13 @@ public struct AuthTokens: Sendable, Equatable {
     ///   - refreshToken: The refresh token.
     ///   - expiresIn: The access token's lifetime in seconds.
     ///   - isNewUser: Whether a social sign-in created the account; `nil` outside social sign-in.
-    public init(idToken: String, accessToken: String, refreshToken: String, expiresIn: Int, isNewUser: Bool? = nil) {
+    ///   - sessionID: The embedded pool's session id, if known.
+    public init(idToken: String, accessToken: String, refreshToken: String, expiresIn: Int, isNewUser: Bool? = nil, sessionID: String? = nil) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.isNewUser = isNewUser
+        self.sessionID = sessionID
     }
 }

@@ -20,6 +20,8 @@ public struct SessionRecord: Sendable, Equatable {
         case accountClaimed = "account_claimed"
         /// The session reached its absolute lifetime.
         case lifetimeOver = "lifetime_over"
+        /// An authorization code issued in it was presented a second time: what the first use issued may be stolen.
+        case authorizationCodeReuse = "code_reuse"
     }
 
     /// The session id (a UUIDv7): the `origin_jti` claim of every token issued in it, which liveness checks look up.

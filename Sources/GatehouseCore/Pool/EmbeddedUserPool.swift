@@ -126,7 +126,8 @@ public struct EmbeddedUserPool: IdentityProvider {
             accessToken: issued.accessToken,
             refreshToken: start.refreshToken,
             expiresIn: issued.expiresIn,
-            isNewUser: isNewUser
+            isNewUser: isNewUser,
+            sessionID: session.id
         )
     }
 

@@ -119,7 +119,7 @@ public struct AppleWebFlow: Sendable {
     /// the state comes back.
     func authorize(codeChallenge: String, nonce: String?, logger: Logger) async throws -> Authorization {
         let settings = try enabled()
-        guard Self.isPKCEChallenge(codeChallenge) else {
+        guard PKCE.isChallenge(codeChallenge) else {
             throw GatehouseError.invalidRequest("'code_challenge' must be the 43-character base64url SHA-256 of the code verifier (PKCE S256).")
         }
         if let nonce, !(1...256).contains(nonce.utf8.count) || !nonce.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
@@ -306,9 +306,7 @@ public struct AppleWebFlow: Sendable {
         let hash = Digests.sha256Base64URL(code)
         guard let record = try await store.write({ tx in try await tx.consumeHandoff(hash: hash, at: now) }) else { throw refused }
         guard record.expiresAt > now else { throw refused }
-        guard Self.isPKCEVerifier(verifier),
-            ConstantTime.equals(Digests.sha256Base64URL(verifier), record.codeChallenge)
-        else {
+        guard PKCE.verifies(verifier, challenge: record.codeChallenge) else {
             logger.warning("hand-off code presented with the wrong PKCE verifier; the code is spent")
             throw refused
         }
@@ -316,18 +314,6 @@ public struct AppleWebFlow: Sendable {
     }
 
     // MARK: helpers
-
-    static func isPKCEChallenge(_ value: String) -> Bool {
-        value.utf8.count == 43 && Base64URL.decode(value)?.count == 32
-    }
-
-    /// RFC 7636: 43–128 characters of `[A-Za-z0-9-._~]`.
-    static func isPKCEVerifier(_ value: String) -> Bool {
-        (43...128).contains(value.utf8.count)
-            && value.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._~".unicodeScalars.contains($0))
-            }
-    }
 
     /// Apple's own error codes (`user_cancelled_authorize`, …) pass through; anything else is generic.
     static func appleErrorCode(_ value: String) -> String {

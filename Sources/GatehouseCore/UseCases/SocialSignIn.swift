@@ -59,6 +59,23 @@ public struct SocialSignIn: Sendable {
         }
     }
 
+    /// The hosted UI's Google sign-in by redirect: the ID token Gatehouse obtained from Google's token
+    /// endpoint, verified as on `POST /auth/google` but for the web client's audience alone.
+    /// - Parameters:
+    ///   - idToken: Google's ID token.
+    ///   - nonce: The raw nonce Gatehouse sent (hashed) to Google.
+    ///   - audience: The web client's id, the only audience accepted.
+    ///   - client: Who asks.
+    ///   - logger: The request's logger.
+    /// - Returns: The session's tokens.
+    /// - Throws: As ``signInWithGoogle(idToken:nonce:fullName:client:logger:)``.
+    public func signInWithGoogleWeb(idToken: String, nonce: String, audience: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        try await events.observing("google") {
+            let identity = try await verify(idToken, nonce: nonce, with: google.accepting(onlyAudience: audience), client: client)
+            return try await signIn(ProviderSignIn(identity: identity, nonce: nonce, fullNameHint: nil), client: client, logger: logger)
+        }
+    }
+
     /// Exchanges an Apple identity token (and its authorization code, kept for revocation) for a session.
     /// - Parameters:
     ///   - identityToken: Apple's identity token.

@@ -141,6 +141,7 @@ extension GatehouseConfiguration {
         c.webAppleRedirectURI = try reader.url("GATEHOUSE_WEB_APPLE_REDIRECT_URI")
         c.webDirectory = reader.string("GATEHOUSE_WEB_DIR")
 
+        try c.readHostedUI(reader)
         try c.readMail(reader)
         try c.readSMS(reader)
 

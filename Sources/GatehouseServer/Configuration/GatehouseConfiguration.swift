@@ -97,6 +97,25 @@ public struct GatehouseConfiguration: Sendable {
     /// seconds); nil: any age, as long as the session's sign-in is as strong as the account's strongest.
     public var stepUpMaxAge: TimeInterval?
 
+    // Hosted UI (docs/hosted-ui.md)
+    /// Serve the OAuth 2.0 / OpenID Connect authorization server with Cognito's endpoints and the
+    /// sign-in pages (`GATEHOUSE_HOSTED_UI`, default `false`; embedded pool only).
+    public var hostedUI = false
+    /// The app client's registered redirect URIs (`GATEHOUSE_CALLBACK_URLS`, comma-separated, matched exactly).
+    public var callbackURLs: [String] = []
+    /// Where `/logout` may send the browser (`GATEHOUSE_SIGNOUT_URLS`, comma-separated, matched exactly).
+    public var signOutURLs: [String] = []
+    /// How long the hosted session's cookie lasts (`GATEHOUSE_HOSTED_SESSION_TTL`, seconds, default 3600).
+    public var hostedSessionLifetime: TimeInterval = 3600
+    /// The Google web OAuth client the hosted UI signs in with (`GATEHOUSE_GOOGLE_WEB_CLIENT_ID`).
+    public var googleWebClientID: String?
+    /// Its secret (`GATEHOUSE_GOOGLE_WEB_CLIENT_SECRET`).
+    public var googleWebClientSecret: String?
+    /// Google's authorization endpoint (`GATEHOUSE_GOOGLE_AUTHORIZATION_URL`).
+    public var googleAuthorizationURL = "https://accounts.google.com/o/oauth2/v2/auth"
+    /// Google's token endpoint (`GATEHOUSE_GOOGLE_TOKEN_URL`).
+    public var googleTokenURL = "https://oauth2.googleapis.com/token"
+
     // Web page
     /// The Google client id the web page's button uses (one of `googleClientIDs`); none hides it.
     public var webGoogleClientID: String?

@@ -8,8 +8,10 @@ struct DiscoveryDocuments: Sendable {
     /// The JWKS bytes of the moment (`nil` when the provider publishes its own, as Cognito does).
     let jwks: @Sendable () -> [UInt8]?
     let openAPI: [UInt8]
+    /// Whether the hosted UI's endpoints are served (and so announced).
+    var hostedUI = false
 
     var openIDConfiguration: OpenIDConfigurationResponse {
-        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI)
+        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI)
     }
 }

@@ -20,6 +20,8 @@ struct GatehouseRouter {
     var compatAPIV1 = false
     /// Serve Cognito's user-pool API at `POST /` for this app client (`GATEHOUSE_COGNITO_API`); nil: off.
     var cognitoAPIClient: AppClient?
+    /// Serve the hosted UI (`GATEHOUSE_HOSTED_UI`): the authorization server and its pages; nil: off.
+    var hostedUI: HostedUIResponder?
 
     /// Adds the middleware and every controller's routes.
     /// - Parameter router: The application's router.
@@ -63,6 +65,11 @@ struct GatehouseRouter {
                 body: body
             )
             .addRoutes(to: routes)
+        }
+        if let hostedUI {
+            OAuthController(responder: hostedUI, sessions: sessions, profiles: profiles, body: body, authenticator: authenticator)
+                .addRoutes(to: routes)
+            HostedPagesController(responder: hostedUI, passwords: passwords, body: body).addRoutes(to: routes)
         }
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)

@@ -57,6 +57,28 @@ struct PageSecurityPolicy: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - script: The page's one inline script.
     ///   - style: The page's one inline style sheet.
+    /// The hosted UI's pages: no script, our stylesheet, and forms that may post only to us, whose
+    /// answer may redirect only to us or to a registered redirect URI (browsers apply `form-action` to
+    /// the redirect after a post, so the registered URIs' origins, or their custom schemes, are listed).
+    static func hostedPages(callbackURLs: [String]) -> PageSecurityPolicy {
+        var targets = ["'self'"]
+        for uri in callbackURLs {
+            guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else { continue }
+            let source: String
+            if scheme == "http" || scheme == "https", let host = url.host {
+                let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+                source = "\(scheme)://\(hostPart)" + (url.port.map { ":\($0)" } ?? "")
+            } else {
+                source = scheme + ":"
+            }
+            if !targets.contains(source) { targets.append(source) }
+        }
+        return PageSecurityPolicy(directives: [
+            ("default-src", []), ("script-src", []), ("style-src", ["'self'"]), ("img-src", ["'self'", "data:"]), ("base-uri", []),
+            ("form-action", targets), ("frame-ancestors", []), ("object-src", []),
+        ])
+    }
+
     static func pinnedInline(script: String, style: String) -> PageSecurityPolicy {
         func hash(_ text: String) -> String { "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'" }
         return PageSecurityPolicy(directives: [

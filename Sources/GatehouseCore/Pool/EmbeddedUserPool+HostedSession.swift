@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool: HostedSessionStrategy {
+    public func continueSession(id: String, nonce: String?, logger: Logger) async throws -> AuthTokens {
+        let start = prepareSession(method: "")
+        let lifetime = settings.sessionLifetime
+        let refreshLifetime = settings.refreshTokenLifetime
+        let found: (SessionRecord, UserRecord)? = try await store.write { tx in
+            guard let session = try await tx.session(id: id), session.isActive, session.authTime.addingTimeInterval(lifetime) > start.at,
+                let user = try await tx.user(id: session.userID), user.confirmed
+            else { return nil }
+            try await tx.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenHash: start.refreshTokenHash,
+                    sessionID: session.id,
+                    userID: user.id,
+                    createdAt: start.at,
+                    expiresAt: min(start.at.addingTimeInterval(refreshLifetime), session.authTime.addingTimeInterval(lifetime))
+                )
+            )
+            return (session, user)
+        }
+        guard let (session, user) = found else {
+            throw GatehouseError(.invalidGrant, "The sign-in this code belongs to has ended. Sign in again.", cause: "session \(id) not active")
+        }
+        logger.info("tokens issued in the hosted session", metadata: ["session.id": .string(session.id), "user.sub": .string(user.id)])
+        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil)
+    }
+
+    public func isSessionActive(id: String) async throws -> Bool {
+        let now = clock.now()
+        let lifetime = settings.sessionLifetime
+        return try await store.read { tx in
+            guard let session = try await tx.session(id: id), session.isActive, session.authTime.addingTimeInterval(lifetime) > now else {
+                return false
+            }
+            return try await tx.user(id: session.userID)?.confirmed == true
+        }
+    }
+
+    public func endSession(id: String, reason: SessionRecord.EndReason, logger: Logger) async throws -> [DomainEvent] {
+        let now = clock.now()
+        guard try await store.write({ tx in try await tx.revokeSession(id: id, at: now, reason: reason) }) else { return [] }
+        logger.info("session ended", metadata: ["session.id": .string(id), "reason": .string(reason.rawValue)])
+        return [.sessionsEnded(ids: [id])]
+    }
+}

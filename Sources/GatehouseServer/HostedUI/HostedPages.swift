@@ -1,0 +1,47 @@
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+import Mustache
+import NIOCore
+
+/// Renders the hosted UI's pages from the one embedded template, with the headers every page carries:
+/// a strict Content-Security-Policy (no script, `frame-ancestors 'none'`), `no-store`, no referrer.
+struct HostedPages: Sendable {
+    let appName: String
+    let passwordHint: String
+    let contentSecurityPolicy: String
+    private let template: MustacheTemplate
+
+    init(appName: String, passwordPolicy: PasswordPolicy, callbackURLs: [String]) {
+        self.appName = appName
+        passwordHint = Self.hint(for: passwordPolicy)
+        contentSecurityPolicy = PageSecurityPolicy.hostedPages(callbackURLs: callbackURLs).description
+        // The template is part of the binary and covered by the tests; it always parses.
+        template = try! MustacheTemplate(string: String(decoding: PackageResources.page_mustache, as: UTF8.self))
+    }
+
+    /// The page as a response.
+    /// - Parameters:
+    ///   - page: The screen.
+    ///   - status: The status (a refused form is 400 or 429, as the API answers it).
+    ///   - cookies: `Set-Cookie` fields to add.
+    /// - Returns: The response.
+    func response(_ page: HostedPage, status: HTTPResponse.Status = .ok, cookies: [HTTPField] = []) -> Response {
+        let html = template.render(page.context(appName: appName, passwordHint: passwordHint))
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: contentSecurityPolicy,
+            .xContentTypeOptions: "nosniff", .init("Referrer-Policy")!: "no-referrer", .init("X-Frame-Options")!: "DENY",
+        ]
+        headers.append(contentsOf: cookies)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func hint(for policy: PasswordPolicy) -> String {
+        var parts = ["At least \(policy.minLength) characters"]
+        if policy.requireDigit { parts.append("a digit") }
+        if policy.requireLowercase { parts.append("a lowercase letter") }
+        if policy.requireUppercase { parts.append("an uppercase letter") }
+        if policy.requireSymbol { parts.append("a symbol") }
+        return parts.count == 1 ? parts[0] + "." : parts[0] + ", with " + parts.dropFirst().joined(separator: ", ") + "."
+    }
+}
