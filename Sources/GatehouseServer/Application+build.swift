@@ -322,6 +322,7 @@ private func hostedSignIn(
         domainEvents: domainEvents,
         social: useCases.social,
         google: google,
-        googleExchange: exchange
+        googleExchange: exchange,
+        appleRedirectURI: issuer + "/oauth2/idpresponse"
     )
 }

@@ -5,6 +5,7 @@ and headless Chromium with JavaScript on or off.
 """
 import base64
 import hashlib
+import html
 import json
 import os
 import secrets
@@ -28,6 +29,7 @@ APP_CALLBACK = "myapp://callback"
 SIGNOUT = "http://127.0.0.1:9/signed-out"
 GOOGLE_CLIENT = "hosted-web.apps.googleusercontent.com"
 GOOGLE_SECRET = "google-web-secret"
+APPLE_SERVICES_ID = "com.example.hosted.web"
 
 
 def free_port():
@@ -115,7 +117,63 @@ class FakeGoogle:
         self.server.shutdown()
 
 
-def hosted_server(google):
+class FakeApple:
+    """Apple's `/auth/authorize` and keys. The authorization page is what Apple's is to a browser: a form
+    that posts (`form_post`) the identity token, the state and, the first time, the user's name to the
+    redirect URI; `answer()` gives the same fields to a client without a browser."""
+
+    def __init__(self):
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.kid = "fake-apple-1"
+        self.user = {"sub": "001234.apple.sub", "email": "ann@privaterelay.appleid.com", "email_verified": "true"}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                url = urllib.parse.urlsplit(self.path)
+                if url.path == "/auth/keys":
+                    body = json.dumps(fake.jwks()).encode()
+                elif url.path == "/auth/authorize":
+                    fields = fake.answer(dict(urllib.parse.parse_qsl(url.query)))
+                    inputs = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">' for k, v in fields.items() if k != "_to")
+                    body = (f'<!doctype html><form method="post" action="{html.escape(fields["_to"])}">{inputs}'
+                            '<button id="apple-continue" type="submit">Continue</button></form>').encode()
+                else:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json" if url.path == "/auth/keys" else "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def jwks(self):
+        key = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
+        key.update({"kid": self.kid, "alg": "RS256", "use": "sig"})
+        return {"keys": [key]}
+
+    def answer(self, query, name=("Ann", "Apple")):
+        """The form Apple posts for an authorization request's query (`_to` is where it goes)."""
+        check(query.get("client_id") == APPLE_SERVICES_ID and query.get("response_mode") == "form_post", query)
+        now = int(time.time())
+        claims = dict(self.user, iss="https://appleid.apple.com", aud=APPLE_SERVICES_ID, iat=now, exp=now + 600, nonce=query["nonce"])
+        token = jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": self.kid})
+        user = json.dumps({"name": {"firstName": name[0], "lastName": name[1]}, "email": self.user["email"]})
+        return {"_to": query["redirect_uri"], "state": query["state"], "id_token": token, "user": user}
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def hosted_server(google, apple):
     port = free_port()
     return Server({
         "GATEHOUSE_HTTP_PORT": str(port), "GATEHOUSE_ISSUER": f"http://127.0.0.1:{port}",
@@ -124,6 +182,7 @@ def hosted_server(google):
         "GATEHOUSE_GOOGLE_WEB_CLIENT_ID": GOOGLE_CLIENT, "GATEHOUSE_GOOGLE_WEB_CLIENT_SECRET": GOOGLE_SECRET,
         "GATEHOUSE_GOOGLE_AUTHORIZATION_URL": google.url + "/o/oauth2/v2/auth", "GATEHOUSE_GOOGLE_TOKEN_URL": google.url + "/token",
         "GATEHOUSE_GOOGLE_JWKS_URL": google.url + "/jwks",
+        "GATEHOUSE_APPLE_SERVICES_ID": APPLE_SERVICES_ID, "GATEHOUSE_APPLE_API_URL": apple.url, "GATEHOUSE_APPLE_JWKS_URL": apple.url + "/auth/keys",
     })
 
 

@@ -134,3 +134,20 @@ def journey(server, javascript):
         raise
     finally:
         page.quit()
+
+
+def apple_button(server, javascript):
+    """The Apple button: Apple's page posts back (the fake's form stands in for Apple's page)."""
+    page = HostedBrowser(server, javascript)
+    try:
+        oauth, verifier, state = page.start()
+        page.form("form-signin")
+        page.driver.find_element(By.ID, "apple-button").click()
+        page.wait.until(EC.element_to_be_clickable((By.ID, "apple-continue"))).click()
+        page.exchange(oauth, verifier, state)
+        print(f"Apple button with JavaScript {'on' if javascript else 'off'}: OK")
+    except Exception:
+        page.snap("apple-failure")
+        raise
+    finally:
+        page.quit()

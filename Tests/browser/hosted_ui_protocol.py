@@ -203,3 +203,41 @@ def google_flow(server, google):
     forged = browser.get(server.url + "/oauth2/idpresponse", params={"code": "x", "state": "v1.forged"}, allow_redirects=False)
     check(forged.status_code == 400 and "Location" not in forged.headers, "forged state")
     print("Google by redirect: OK")
+
+
+def apple_flow(server, apple):
+    """identity_provider=SignInWithApple: Apple's form post to /oauth2/idpresponse finishes the app's request."""
+    oauth = client(server)
+    verifier, _ = pkce()
+    start, state = authorize(server, requests.Session(), oauth, verifier, identity_provider="SignInWithApple", nonce="app-nonce-2")
+    at_apple = start.headers["Location"]
+    check(start.status_code == 302 and at_apple.startswith(apple.url + "/auth/authorize?") and state not in at_apple, start.headers)
+    sent = query_of(at_apple)
+    check(sent["redirect_uri"] == server.url + "/oauth2/idpresponse" and sent["response_mode"] == "form_post", sent)
+    set_cookie = start.headers["Set-Cookie"]
+    check("SameSite=None" in set_cookie and "Secure" in set_cookie, f"Apple posts cross-site: {set_cookie}")
+    binding = set_cookie.split(";")[0]
+    fields = apple.answer(sent)
+    target = fields.pop("_to")
+    # Posted in another browser (no binding cookie): a page, and the state is not spent.
+    other = requests.post(target, data=fields, allow_redirects=False, timeout=10)
+    check(other.status_code == 400 and "Location" not in other.headers, f"other browser: {other.status_code}")
+    done = requests.post(target, data=fields, headers={"Cookie": binding}, allow_redirects=False, timeout=10)
+    location = done.headers.get("Location", "")
+    check(done.status_code == 302 and location.startswith(CALLBACK + "?"), f"{done.status_code} {done.text[:300]}")
+    token = oauth.fetch_token(server.url + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    claims = validate_id_token(server, token, "app-nonce-2")
+    check(claims["email"] == apple.user["email"] and claims.get("name") == "Ann Apple", f"the name Apple posts once is kept: {claims}")
+    replay = requests.post(target, data=fields, headers={"Cookie": binding}, allow_redirects=False, timeout=10)
+    check(replay.status_code == 400 and "Location" not in replay.headers, "a replayed answer")
+
+    # A token Apple did not sign goes back to the app as access_denied, with the app's state.
+    start, state = authorize(server, requests.Session(), client(server), pkce()[0], identity_provider="SignInWithApple")
+    fields = apple.answer(query_of(start.headers["Location"]))
+    header, payload, _ = fields["id_token"].split(".")
+    fields["id_token"] = f"{header}.{payload}.{'A' * 342}"
+    forged = requests.post(fields.pop("_to"), data=fields, headers={"Cookie": start.headers["Set-Cookie"].split(";")[0]},
+                           allow_redirects=False, timeout=10)
+    answer = query_of(forged.headers.get("Location", ""))
+    check(answer.get("error") == "access_denied" and answer.get("state") == state, f"forged Apple token: {forged.headers}")
+    print("Apple by redirect: OK")

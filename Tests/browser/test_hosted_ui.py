@@ -28,17 +28,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hosted_ui_hostile  # noqa: E402
 import hosted_ui_pages  # noqa: E402
 import hosted_ui_protocol  # noqa: E402
-from hosted_ui_harness import FakeGoogle, hosted_server  # noqa: E402
+from hosted_ui_harness import FakeApple, FakeGoogle, hosted_server  # noqa: E402
 
 
 def main():
-    google = FakeGoogle()
-    server = hosted_server(google)
+    google, apple = FakeGoogle(), FakeApple()
+    server = hosted_server(google, apple)
     try:
         hosted_ui_protocol.journey(server, google)
+        hosted_ui_protocol.apple_flow(server, apple)
         hosted_ui_hostile.run(server)
         for javascript in (True, False):
             hosted_ui_pages.journey(server, javascript)
+            hosted_ui_pages.apple_button(server, javascript)
     except BaseException:
         server.log.seek(0)
         print(server.log.read()[-6000:], file=sys.stderr)
@@ -46,6 +48,7 @@ def main():
     finally:
         server.stop()
         google.stop()
+        apple.stop()
     print("hosted UI: ALL OK")
 
 

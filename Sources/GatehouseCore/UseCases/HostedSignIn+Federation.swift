@@ -32,16 +32,9 @@ extension HostedSignIn {
         guard offersGoogle, let google else {
             throw request.refusal("unauthorized_client", "Google is not configured on this server (GATEHOUSE_GOOGLE_WEB_CLIENT_ID).")
         }
-        let nonce = random.token(bytes: 24)
-        let binding = random.token(bytes: 32)
-        let state = FederationState(
-            provider: .google,
-            request: request.queryItems,
-            nonce: nonce,
-            bindingHash: FederationState.bindingHash(of: binding),
-            expiresAt: clock.now().addingTimeInterval(TimeInterval(Self.federationLifetime))
-        )
-        guard let sealed = try? state.seal(with: box) else { throw request.refusal("server_error", "The sign-in could not be started.") }
+        guard let (sealed, binding, nonce) = try? newState(.google, for: request) else {
+            throw request.refusal("server_error", "The sign-in could not be started.")
+        }
         var items: [(name: String, value: String)] = [
             ("client_id", google.clientID), ("redirect_uri", google.redirectURI), ("response_type", "code"),
             ("scope", "openid email profile"), ("state", sealed), ("nonce", Digests.sha256Hex(nonce)),
@@ -69,22 +62,12 @@ extension HostedSignIn {
         logger: Logger
     ) async -> Result<(AuthorizationRequest, AuthTokens), AuthorizationRefusal> {
         let now = clock.now()
-        guard let raw = query["state"], let state = FederationState.open(raw, with: box), state.provider == .google else {
-            logger.info("Google answer refused: unreadable state")
-            return .failure(.federationState("This sign-in link is not valid. Start again from the app."))
-        }
-        guard state.expiresAt > now else { return .failure(.federationState("This sign-in took too long. Start again from the app.")) }
-        guard let browserBinding, browserBinding.utf8.count <= 256,
-            ConstantTime.equals(FederationState.bindingHash(of: browserBinding), state.bindingHash)
-        else {
-            logger.info("Google answer refused: the state belongs to another browser")
-            return .failure(.federationState("This sign-in was started in another browser. Start again from the app."))
-        }
+        let raw = query["state"] ?? ""
         let request: AuthorizationRequest
-        do {
-            request = try authorizationRequest(state.request)
-        } catch {
-            return .failure(error)
+        let state: FederationState
+        switch checkState(raw, provider: .google, browserBinding: browserBinding, at: now, logger: logger) {
+        case .success(let checked): (state, request) = checked
+        case .failure(let refusal): return .failure(refusal)
         }
         if let error = query["error"] {
             let code = error == "access_denied" ? "access_denied" : "server_error"
@@ -94,16 +77,7 @@ extension HostedSignIn {
             return .failure(request.refusal("invalid_request", "Google's answer carried no code."))
         }
         do {
-            let first = try await store.write { tx in
-                try await tx.recordAuthorizationStateUse(
-                    hash: Digests.sha256Base64URL(raw),
-                    codeChallenge: request.codeChallenge,
-                    expiresAt: state.expiresAt,
-                    at: now
-                )
-            }
-            guard first else {
-                logger.info("Google answer refused: the state was used before")
+            guard try await spendState(raw, state, request: request, at: now, logger: logger) else {
                 return .failure(.federationState("This sign-in link was already used. Start again from the app."))
             }
             let idToken = try await googleExchange.exchange(code: code, redirectURI: google.redirectURI)
@@ -115,13 +89,75 @@ extension HostedSignIn {
                 logger: logger
             )
             return .success((request, tokens))
-        } catch let error as GatehouseError {
-            logger.info("Google sign-in refused", metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")])
-            return .failure(request.refusal(Self.oauthCode(for: error), error.message))
         } catch {
-            logger.error("Google sign-in failed", metadata: ["error": .string("\(error)")])
-            return .failure(request.refusal("server_error", "Something went wrong on our side."))
+            return .failure(Self.refusal(error, for: request, logger: logger))
         }
+    }
+
+    /// A sealed state for `request` at `provider`: the state, the browser-binding secret, the raw nonce.
+    func newState(_ provider: AuthorizationRequest.IdentityProvider, for request: AuthorizationRequest) throws -> (String, String, String) {
+        let nonce = random.token(bytes: 24)
+        let binding = random.token(bytes: 32)
+        let state = FederationState(
+            provider: provider,
+            request: request.queryItems,
+            nonce: nonce,
+            bindingHash: FederationState.bindingHash(of: binding),
+            expiresAt: clock.now().addingTimeInterval(TimeInterval(Self.federationLifetime))
+        )
+        return (try state.seal(with: box), binding, nonce)
+    }
+
+    /// Opens a returned state and checks its provider, expiry and browser binding (constant time), then
+    /// the app's request inside it. Writes nothing: ``spendState(_:_:request:at:logger:)`` does, once the
+    /// provider's answer is good.
+    func checkState(
+        _ raw: String,
+        provider: AuthorizationRequest.IdentityProvider,
+        browserBinding: String?,
+        at now: Date,
+        logger: Logger
+    ) -> Result<(FederationState, AuthorizationRequest), AuthorizationRefusal> {
+        guard let state = FederationState.open(raw, with: box), state.provider == provider else {
+            logger.info("provider answer refused: unreadable state", metadata: ["provider": .string(provider.rawValue)])
+            return .failure(.federationState("This sign-in link is not valid. Start again from the app."))
+        }
+        guard state.expiresAt > now else { return .failure(.federationState("This sign-in took too long. Start again from the app.")) }
+        guard let browserBinding, browserBinding.utf8.count <= 256,
+            ConstantTime.equals(FederationState.bindingHash(of: browserBinding), state.bindingHash)
+        else {
+            logger.info("provider answer refused: the state belongs to another browser", metadata: ["provider": .string(provider.rawValue)])
+            return .failure(.federationState("This sign-in was started in another browser. Start again from the app."))
+        }
+        do {
+            return .success((state, try authorizationRequest(state.request)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Records a checked state's use; `false` when it was used before.
+    func spendState(_ raw: String, _ state: FederationState, request: AuthorizationRequest, at now: Date, logger: Logger) async throws -> Bool {
+        let first = try await store.write { tx in
+            try await tx.recordAuthorizationStateUse(
+                hash: Digests.sha256Base64URL(raw),
+                codeChallenge: request.codeChallenge,
+                expiresAt: state.expiresAt,
+                at: now
+            )
+        }
+        if !first { logger.info("provider answer refused: the state was used before", metadata: ["provider": .string(state.provider.rawValue)]) }
+        return first
+    }
+
+    /// A failed sign-in at a provider as the refusal sent back to the app.
+    static func refusal(_ error: any Error, for request: AuthorizationRequest, logger: Logger) -> AuthorizationRefusal {
+        guard let error = error as? GatehouseError else {
+            logger.error("provider sign-in failed", metadata: ["error": .string("\(error)")])
+            return request.refusal("server_error", "Something went wrong on our side.")
+        }
+        logger.info("provider sign-in refused", metadata: ["error.code": .string(error.code.rawValue), "error.cause": .string(error.cause ?? "-")])
+        return request.refusal(oauthCode(for: error), error.message)
     }
 
     /// The RFC 6749 error a refused sign-in is sent back to the app as.

@@ -19,6 +19,8 @@ public struct HostedSignIn: Sendable {
     let social: SocialSignIn
     let google: GoogleWebSettings?
     let googleExchange: (any GoogleCodeExchange)?
+    /// Our `/oauth2/idpresponse`, where Apple posts its answer; `nil` when Apple by redirect is not offered.
+    let appleRedirectURI: String?
 
     /// Creates the use case.
     /// - Parameters:
@@ -33,6 +35,7 @@ public struct HostedSignIn: Sendable {
     ///   - social: Verifies Google's and Apple's tokens and signs in with them.
     ///   - google: Google's web client, `nil` when `identity_provider=Google` is not offered.
     ///   - googleExchange: Google's token endpoint.
+    ///   - appleRedirectURI: Our `/oauth2/idpresponse`, registered as a Return URL of the Services ID.
     public init(
         settings: HostedUISettings,
         client: AppClient,
@@ -44,7 +47,8 @@ public struct HostedSignIn: Sendable {
         domainEvents: DomainEvents,
         social: SocialSignIn,
         google: GoogleWebSettings? = nil,
-        googleExchange: (any GoogleCodeExchange)? = nil
+        googleExchange: (any GoogleCodeExchange)? = nil,
+        appleRedirectURI: String? = nil
     ) {
         self.settings = settings
         self.client = client
@@ -57,6 +61,7 @@ public struct HostedSignIn: Sendable {
         self.social = social
         self.google = google
         self.googleExchange = googleExchange
+        self.appleRedirectURI = appleRedirectURI
     }
 
     /// The app client's id.

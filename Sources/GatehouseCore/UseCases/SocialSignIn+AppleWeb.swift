@@ -26,30 +26,57 @@ extension SocialSignIn {
     ///   - logger: The request's logger.
     /// - Returns: The app-scheme URL to send the browser to.
     public func appleWebCallback(form: [String: String], browserBinding: String?, client: ClientInfo, logger: Logger) async -> String {
-        let limiter = self.limiter
-        return await appleWeb.callback(
+        await appleWeb.callback(
             form: form,
             browserBinding: browserBinding,
             client: client,
             logger: logger,
             verify: { idToken, nonce, servicesID in
-                let identity = try await verify(idToken, nonce: nonce, with: apple.accepting(onlyAudience: servicesID), client: client)
-                try await limiter.consume([limiter.bucket(limiter.settings.appleCallbackPerClient, client: client)])
-                return identity
+                try await verifyAppleWeb(idToken, nonce: nonce, servicesID: servicesID, client: client)
             },
             signIn: { identity, code, nonce, name, redirect in
-                try await events.observing("apple") {
-                    let request = ProviderSignIn(
-                        identity: identity,
-                        nonce: nonce,
-                        fullNameHint: name,
-                        appleAuthorizationCode: code,
-                        appleRedirectURI: redirect
-                    )
-                    return try await signIn(request, client: client, logger: logger)
-                }
+                try await signInWithAppleWeb(
+                    identity,
+                    authorizationCode: code,
+                    nonce: nonce,
+                    fullName: name,
+                    redirectURI: redirect,
+                    client: client,
+                    logger: logger
+                )
             }
         )
+    }
+
+    /// Verifies an identity token from Apple's web flow for the Services ID alone and admits the client
+    /// under its callback cap (``RateLimitSettings/appleCallbackPerClient``); failures count as on the
+    /// native exchange. The hosted UI's Apple sign-in verifies with it.
+    func verifyAppleWeb(_ idToken: String, nonce: String, servicesID: String, client: ClientInfo) async throws -> VerifiedIdentity {
+        let identity = try await verify(idToken, nonce: nonce, with: apple.accepting(onlyAudience: servicesID), client: client)
+        try await limiter.consume([limiter.bucket(limiter.settings.appleCallbackPerClient, client: client)])
+        return identity
+    }
+
+    /// Signs in with an identity ``verifyAppleWeb(_:nonce:servicesID:client:)`` accepted, counted under `apple`.
+    func signInWithAppleWeb(
+        _ identity: VerifiedIdentity,
+        authorizationCode: String?,
+        nonce: String?,
+        fullName: String?,
+        redirectURI: String,
+        client: ClientInfo,
+        logger: Logger
+    ) async throws -> AuthTokens {
+        try await events.observing("apple") {
+            let request = ProviderSignIn(
+                identity: identity,
+                nonce: nonce,
+                fullNameHint: fullName,
+                appleAuthorizationCode: authorizationCode,
+                appleRedirectURI: redirectURI
+            )
+            return try await signIn(request, client: client, logger: logger)
+        }
     }
 
     /// The app-scheme URL carrying `items` (for answers the callback page gives without the flow).

@@ -26,6 +26,7 @@ struct OAuthController {
         group.post("/oauth2/revoke", use: revoke)
         group.get("/logout", use: logout)
         group.get("/oauth2/idpresponse", use: googleResponse)
+        group.post("/oauth2/idpresponse", use: appleResponse)
         let protected = group.group().add(middleware: authenticator).group(context: AuthenticatedRequestContext.self)
         protected.get("/oauth2/userInfo", use: userInfo)
         protected.post("/oauth2/userInfo", use: userInfo)
@@ -47,7 +48,12 @@ struct OAuthController {
                 return responder.refusal(error)
             }
         case .apple:
-            return responder.refusal(authorization.refusal("unauthorized_client", "Sign in with Apple by redirect is not offered by this server."))
+            do {
+                let start = try hosted.startApple(authorization)
+                return responder.redirect(start.url, cookies: [cookies.set(.appleFederation, start.browserBinding, maxAge: start.lifetime)])
+            } catch {
+                return responder.refusal(error)
+            }
         case .cognito, nil:
             break
         }
@@ -166,6 +172,28 @@ struct OAuthController {
         let outcome = await hosted.finishGoogle(
             query: Dictionary(items, uniquingKeysWith: { first, _ in first }),
             browserBinding: cookies.value(.federation, in: request),
+            client: context.client,
+            logger: context.logger
+        )
+        switch outcome {
+        case .success(let (authorization, tokens)):
+            return try responder.signedIn(authorization, tokens: tokens, cookies: clear)
+        case .failure(let refusal):
+            return responder.refusal(refusal, cookies: clear)
+        }
+    }
+
+    @Sendable func appleResponse(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let clear = [cookies.clear(.appleFederation)]
+        let form: [String: String]
+        do {
+            form = try await FormBody.read(request, reader: body)
+        } catch let failure as any ContractFailure {
+            return responder.refusal(.federationState("Apple's answer could not be read: \(failure.message)"), cookies: clear)
+        }
+        let outcome = await hosted.finishApple(
+            form: form,
+            browserBinding: cookies.value(.appleFederation, in: request),
             client: context.client,
             logger: context.logger
         )

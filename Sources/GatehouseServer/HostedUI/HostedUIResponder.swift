@@ -54,6 +54,11 @@ struct HostedUIResponder: Sendable {
             google.identityProvider = .google
             page.googleLink = "/oauth2/authorize?" + QueryItems.encode(google.queryItems)
         }
+        if page.screen == .login, hosted.offersApple {
+            var apple = authorization.continuingOnPage
+            apple.identityProvider = .apple
+            page.appleLink = "/oauth2/authorize?" + QueryItems.encode(apple.queryItems)
+        }
         return pages.response(page, status: status, cookies: cookie.map { [$0] } ?? [])
     }
 
