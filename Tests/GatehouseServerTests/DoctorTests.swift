@@ -127,4 +127,24 @@ struct DoctorTests {
         off.dataDirectory = app.directory.path
         #expect(await Doctor.run(configuration: off, logger: Self.logger).finding("cognito-api.ids") == nil)
     }
+
+    @Test func theHostedUISaysWhereToRegisterAndWhatHTTPBreaks() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-hosted-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var c = GatehouseConfiguration()
+        c.dataDirectory = directory.path
+        c.issuer = "http://auth.example.com"
+        c.hostedUI = true
+        c.callbackURLs = ["myapp://callback"]
+        c.googleWebClientID = "web"
+        c.googleWebClientSecret = "secret"
+        let report = await Doctor.run(configuration: c, logger: Self.logger)
+        #expect(report.finding("hosted-ui.endpoints")?.summary.contains("myapp://callback") == true, "\(report.rendered)")
+        #expect(report.finding("hosted-ui.https")?.severity == .warning)
+        #expect(report.finding("hosted-ui.google")?.summary.contains("http://auth.example.com/oauth2/idpresponse") == true)
+        c.issuer = "https://auth.example.com"
+        #expect(await Doctor.run(configuration: c, logger: Self.logger).finding("hosted-ui.https") == nil)
+        c.hostedUI = false
+        #expect(await Doctor.run(configuration: c, logger: Self.logger).finding("hosted-ui.endpoints") == nil)
+    }
 }

@@ -31,6 +31,17 @@ enum AppConfiguration {
         return URL(string: string) ?? URL(string: "http://localhost:8080")!
     }
 
+    /// The app client id (`GATEHOUSE_CLIENT_ID`), for the hosted UI.
+    static var clientID: String {
+        Bundle.main.object(forInfoDictionaryKey: "GatehouseClientID") as? String ?? "gatehouse-example"
+    }
+
+    /// The redirect URI registered in `GATEHOUSE_CALLBACK_URLS`, with the app's URL scheme.
+    static var callbackURL: URL {
+        (Bundle.main.object(forInfoDictionaryKey: "GatehouseCallbackURL") as? String).flatMap(URL.init(string:))
+            ?? URL(string: "gatehouseexample://callback")!
+    }
+
     /// An endpoint of your own API that checks Gatehouse's tokens (e.g. the seeds' FastAPI `/api/me`).
     static var apiURL: URL? {
         (Bundle.main.object(forInfoDictionaryKey: "MyAPIURL") as? String).flatMap(URL.init(string:))

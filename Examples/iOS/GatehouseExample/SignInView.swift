@@ -40,6 +40,12 @@ struct SignInView: View {
                 Button("Sign in with Google") { Task { await signInWithGoogle() } }
             }
             Section {
+                // The server's hosted UI (GATEHOUSE_HOSTED_UI) in ASWebAuthenticationSession, as Amplify's
+                // signInWithWebUI: the hosted page, or Google or Apple by redirect.
+                Button("Sign in with the web page") { Task { await signInWithWebUI(.hostedPage) } }
+                Button("Sign in with Google in the browser") { Task { await signInWithWebUI(.google) } }
+            }
+            Section {
                 Button("Create an account") { showSignUp = true }
                 Button("Forgot password?") { showReset = true }
             }
@@ -65,6 +71,12 @@ struct SignInView: View {
         let name = credential.fullName.flatMap { PersonNameComponentsFormatter().string(from: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let nonce = appleNonce
         Task { await auth.signInWithApple(identityToken: token, authorizationCode: code, nonce: nonce, email: credential.email, fullName: name) }
+    }
+
+    @MainActor
+    private func signInWithWebUI(_ provider: WebUIRequest.Provider) async {
+        let web = WebUISignIn(client: auth.client, clientID: AppConfiguration.clientID, redirectURI: AppConfiguration.callbackURL)
+        await auth.signInWithWebUI { try await web.signIn(provider: provider) }
     }
 
     @MainActor

@@ -156,6 +156,7 @@ public enum Doctor {
         let storeExists = sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
         findings += await mailFindings(c, storeExists: storeExists, logger: logger)
         findings += await cognitoAPIFindings(c, storeExists: storeExists, logger: logger)
+        findings += hostedUIFindings(c)
         return findings
     }
 

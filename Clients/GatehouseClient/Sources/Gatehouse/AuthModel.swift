@@ -205,6 +205,25 @@ public final class AuthModel {
         }
     }
 
+    /// Signs in through the server's hosted UI and loads the profile. `signIn` runs the browser part
+    /// (on Apple platforms ``WebUISignIn``'s `signIn`); the user closing the sheet is not an error.
+    ///
+    /// ```swift
+    /// await auth.signInWithWebUI { try await webUI.signIn(provider: .google) }
+    /// ```
+    ///
+    /// - Parameter signIn: Runs the browser sign-in and returns its result.
+    public func signInWithWebUI(_ signIn: () async throws -> SignInResult) async {
+        await perform {
+            do {
+                _ = try await signIn()
+            } catch WebUISignInError.cancelled {
+                return
+            }
+            try await signedIn()
+        }
+    }
+
     /// Sets (or with `nil` clears) the display name and updates ``profile``.
     ///
     /// - Parameter fullName: The new name, or `nil`.
