@@ -105,7 +105,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
             // A state too long to echo safely is not echoed.
             .redirect(to: redirect, error: error, description: description, state: (state?.utf8.count ?? 0) <= 2048 ? state : nil)
         }
-        if let name = repeated.first { throw refuse("invalid_request", "The request names '\(name)' more than once.") }
+        if let name = repeated.first { throw refuse("invalid_request", "The request names '\(name.prefix(64))' more than once.") }
         if let state, state.isEmpty || state.utf8.count > 2048 { throw refuse("invalid_request", "'state' must be 1 to 2048 characters.") }
         guard let responseType = values["response_type"] else { throw refuse("invalid_request", "'response_type' is required.") }
         guard responseType == "code" else { throw refuse("unsupported_response_type", "Only response_type=code is supported.") }

@@ -31,11 +31,12 @@ struct HostedUIResponder: Sendable {
         return redirect(target, cookies: extra + [cookies.set(.session, cookie, maxAge: Int(hosted.settings.sessionLifetime))])
     }
 
-    /// The form binding of this browser: the cookie's secret, or a new one and the cookie to set.
-    func formBinding(_ request: Request) -> (binding: String, cookie: HTTPField?) {
-        if let existing = cookies.value(.form, in: request), existing.utf8.count <= 256 { return (existing, nil) }
-        let fresh = hosted.newFormBinding()
-        return (fresh, cookies.set(.form, fresh, maxAge: Int(hosted.settings.formLifetime)))
+    /// The form binding of this browser (the cookie's secret, or a new one), and the cookie to set:
+    /// set again on every page, so a form shown is good for the whole form lifetime.
+    func formBinding(_ request: Request) -> (binding: String, cookie: HTTPField) {
+        let existing = cookies.value(.form, in: request).flatMap { $0.utf8.count <= 256 ? $0 : nil }
+        let binding = existing ?? hosted.newFormBinding()
+        return (binding, cookies.set(.form, binding, maxAge: Int(hosted.settings.formLifetime)))
     }
 
     /// A page carrying `authorization`'s request and this browser's CSRF token.
@@ -59,7 +60,7 @@ struct HostedUIResponder: Sendable {
             apple.identityProvider = .apple
             page.appleLink = "/oauth2/authorize?" + QueryItems.encode(apple.queryItems)
         }
-        return pages.response(page, status: status, cookies: cookie.map { [$0] } ?? [])
+        return pages.response(page, status: status, cookies: [cookie])
     }
 
     /// The authorization request in a query string, checked.
