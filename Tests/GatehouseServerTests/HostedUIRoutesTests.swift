@@ -222,6 +222,26 @@ struct HostedUIRoutesTests {
         }
     }
 
+    @Test func refreshTokenReuseAndAccountDeletionEndTheHostedSession() async throws {
+        let app = try await Self.app()
+        try await app.router { client in
+            let (code, session) = try await Self.signIn(client, app)
+            let tokens = try await Self.redeem(client, code: code)
+            let old = tokens.string("refresh_token")
+            #expect(try await client.send(.post, "/auth/refresh", json: ["refresh_token": .string(old)]).status == .ok)
+            app.clock.advance(by: 120)  // past the reuse grace: the rotated-out token is a replay
+            #expect(try await client.send(.post, "/auth/refresh", json: ["refresh_token": .string(old)]).status == .unauthorized)
+            let silent = try await client.send(.get, "/oauth2/authorize?" + Self.authorizeQuery([("prompt", "none")]), headers: [.cookie: session])
+            #expect(Self.query(silent)["error"] == "login_required", "reuse ended the browser's session too")
+
+            let (second, again) = try await Self.signIn(client, app, email: "bob@example.com")
+            let bob = try await Self.redeem(client, code: second)
+            #expect(try await client.send(.delete, "/me", bearer: bob.string("access_token")).status == .noContent)
+            let gone = try await client.send(.get, "/oauth2/authorize?" + Self.authorizeQuery([("prompt", "none")]), headers: [.cookie: again])
+            #expect(Self.query(gone)["error"] == "login_required", "deletion ended it")
+        }
+    }
+
     @Test func theTokenEndpointAnswersAsRFC6749Says() async throws {
         let app = try await Self.app()
         try await app.router { client in
