@@ -14,7 +14,7 @@ struct HostedPages: Sendable {
 
     init(appName: String, passwordPolicy: PasswordPolicy, callbackURLs: [String]) {
         self.appName = appName
-        passwordHint = Self.hint(for: passwordPolicy)
+        passwordHint = passwordPolicy.summary
         contentSecurityPolicy = PageSecurityPolicy.hostedPages(callbackURLs: callbackURLs).description
         // The template is part of the binary and covered by the tests; it always parses.
         template = try! MustacheTemplate(string: String(decoding: PackageResources.page_mustache, as: UTF8.self))
@@ -34,14 +34,5 @@ struct HostedPages: Sendable {
         ]
         headers.append(contentsOf: cookies)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    static func hint(for policy: PasswordPolicy) -> String {
-        var parts = ["At least \(policy.minLength) characters"]
-        if policy.requireDigit { parts.append("a digit") }
-        if policy.requireLowercase { parts.append("a lowercase letter") }
-        if policy.requireUppercase { parts.append("an uppercase letter") }
-        if policy.requireSymbol { parts.append("a symbol") }
-        return parts.count == 1 ? parts[0] + "." : parts[0] + ", with " + parts.dropFirst().joined(separator: ", ") + "."
     }
 }

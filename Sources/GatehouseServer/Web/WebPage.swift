@@ -19,6 +19,13 @@ struct WebPage: Sendable {
         self.liveDirectory = c.webDirectory
         var config: [String: JSONValue] = ["issuer": .string(c.resolvedIssuer), "app_name": .string(c.pool.appName)]
         if let google = c.webGoogleClientID { config["google_client_id"] = .string(google) }
+        // The rule the server enforces, so the page shows and checks the same one.
+        let policy = c.pool.passwordPolicy
+        config["password_policy"] = .object([
+            "min_length": .number(Double(policy.minLength)), "require_digit": .bool(policy.requireDigit),
+            "require_lowercase": .bool(policy.requireLowercase), "require_uppercase": .bool(policy.requireUppercase),
+            "require_symbol": .bool(policy.requireSymbol), "summary": .string(policy.summary),
+        ])
         // The phone panel shows only where phone sign-in can answer (countries allowed, embedded pool).
         if c.smsCountries.isEnabled, c.identityProvider == .embedded { config["phone_sign_in"] = .bool(true) }
         if let services = c.appleServicesID, !c.allowedAppleAudiences.isEmpty {
