@@ -37,17 +37,25 @@ extension CognitoIdentityProvider {
             sessionID: sessionID,
             clientID: claims.clientID,
             scope: claims.scope,
-            accessToken: bearer
+            accessToken: bearer,
+            viaIDToken: claims.isIDToken
         )
     }
 
-    /// The Cognito user's address and name (GetUser with the caller's token).
+    /// The Cognito user's address and name (GetUser with the caller's token; from the claims of an ID
+    /// token sent as the bearer).
     /// - Parameters:
     ///   - principal: The caller.
     ///   - logger: The request's logger.
     /// - Returns: The seed.
     /// - Throws: `unauthorized` when Cognito no longer knows the token or user, an upstream error.
     public func profileSeed(for principal: Principal, logger: Logger) async throws -> ProfileSeed {
+        if principal.viaIDToken {
+            // Cognito's GetUser takes only an access token; a verified ID token carries the same facts.
+            let claims = try CompactJWS(parsing: principal.accessToken).claims
+            let verified = claims["email_verified"].map { $0 == .bool(true) || $0 == .string("true") } ?? false
+            return ProfileSeed(email: claims["email"]?.stringValue, emailVerified: verified, name: claims["name"]?.stringValue)
+        }
         do {
             let user = CognitoUser(try await call("GetUser", ["AccessToken": .string(principal.accessToken)], logger: logger))
             return ProfileSeed(email: user.email, emailVerified: user.emailVerified, name: user.name)
@@ -63,6 +71,12 @@ extension CognitoIdentityProvider {
     /// - Parameter principal: The caller.
     /// - Returns: nil.
     public func stepUpFacts(principal: Principal) async throws -> StepUpFacts? { nil }
+
+    /// Refuses an action Cognito only performs with the caller's access token when the caller sent an ID token.
+    static func requireAccessToken(_ principal: Principal, for action: String) throws {
+        guard principal.viaIDToken else { return }
+        throw GatehouseError(.unauthorized, "\(action) needs the access token, not the ID token.", cause: "ID token as bearer")
+    }
 
     /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission),
     /// then everything of theirs here in one transaction (with the cut-off that ends their tokens here

@@ -217,6 +217,7 @@ extension CognitoIdentityProvider {
     /// - Returns: The user whose sessions ended.
     /// - Throws: An upstream error (nothing ended; retryable).
     public func signOutEverywhere(principal: Principal, logger: Logger) async throws -> [DomainEvent] {
+        try Self.requireAccessToken(principal, for: "Signing out everywhere")
         do {
             _ = try await call("GlobalSignOut", ["AccessToken": .string(principal.accessToken)], logger: logger)
         } catch let error as CognitoError where error.code == "NotAuthorizedException" {
@@ -309,6 +310,7 @@ extension CognitoIdentityProvider {
         client: ClientInfo,
         logger: Logger
     ) async throws -> PasswordChangePlan {
+        try Self.requireAccessToken(principal, for: "Changing the password")
         let current = try passwordOrFail(currentPassword, error: .invalidCredentials)
         let proposed = try passwordOrFail(newPassword, error: Self.passwordLength)
         return PasswordChangePlan(

@@ -59,7 +59,13 @@ public struct CognitoIdentityProvider: IdentityProvider {
         self.liveness = liveness
         self.keys = keys
         self.appleVault = appleVault
-        self.verifier = AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: 60, requireOriginJTI: false)
+        self.verifier = AccessTokenVerifier(
+            issuer: settings.issuer,
+            clientIDs: [settings.clientID],
+            leeway: 60,
+            requireOriginJTI: false,
+            acceptIDTokens: settings.acceptIDTokens
+        )
         self.instanceID = random.uuid()
     }
 

@@ -13,6 +13,8 @@ public struct CognitoSettings: Sendable, Equatable {
     /// Refresh with `GetTokensFromRefreshToken` (the app client has refresh-token rotation on), so each
     /// refresh returns a new refresh token; otherwise `REFRESH_TOKEN_AUTH`, which keeps the old one.
     public var refreshRotation: Bool
+    /// Accept Cognito's ID tokens (`aud` = the client id) as bearer tokens (`GATEHOUSE_ACCEPT_ID_TOKENS`).
+    public var acceptIDTokens = false
     /// How long our record of a refresh token is kept (the app client's refresh-token validity).
     public var refreshTokenLifetime: TimeInterval
 

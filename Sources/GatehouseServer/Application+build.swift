@@ -57,14 +57,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let deliveryWakeUp = DeliveryWakeUp()
 
     // The core: tokens, the identity provider strategy, the use cases.
+    var tokenSettings = TokenSettings(
+        issuer: issuer,
+        client: client,
+        accessTokenLifetime: configuration.accessTokenLifetime,
+        idTokenLifetime: configuration.idTokenLifetime,
+        scope: configuration.tokenScope
+    )
+    tokenSettings.acceptIDTokens = configuration.acceptIDTokens
     let tokens = TokenService(
-        settings: TokenSettings(
-            issuer: issuer,
-            client: client,
-            accessTokenLifetime: configuration.accessTokenLifetime,
-            idTokenLifetime: configuration.idTokenLifetime,
-            scope: configuration.tokenScope
-        ),
+        settings: tokenSettings,
         keyring: keyring,
         clock: clock,
         random: random,
@@ -197,6 +199,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         web: WebPage(configuration: configuration),
         body: RequestBodyReader(limit: configuration.maxBodySize),
         trustedProxies: configuration.trustedProxies,
+        corsOrigins: Set(configuration.corsOrigins),
         compatAPIV1: configuration.compatAPIV1,
         cognitoAPIClient: configuration.cognitoAPI ? client : nil,
         hostedUI: hostedUI

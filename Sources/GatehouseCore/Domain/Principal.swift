@@ -1,6 +1,6 @@
 import Foundation
 
-/// The caller of a protected endpoint, from a verified access token and a live session.
+/// The caller of a protected endpoint, from a verified access token (or, where enabled, ID token) and a live session.
 public struct Principal: Sendable, Equatable {
     /// The user's subject (`sub` claim).
     public var sub: String
@@ -14,6 +14,9 @@ public struct Principal: Sendable, Equatable {
     public var scope: String
     /// The bearer token itself, for providers (Cognito) whose APIs take it.
     public var accessToken: String
+    /// `true` when the bearer was an ID token (`GATEHOUSE_ACCEPT_ID_TOKENS`): ``accessToken`` then holds
+    /// the ID token, which Cognito's own APIs do not take.
+    public var viaIDToken = false
 
     /// A verified caller.
     /// - Parameters:
@@ -23,12 +26,14 @@ public struct Principal: Sendable, Equatable {
     ///   - clientID: The app client id.
     ///   - scope: The `scope` claim.
     ///   - accessToken: The bearer token; treat as a secret (never log it).
-    public init(sub: String, username: String, sessionID: String, clientID: String, scope: String, accessToken: String) {
+    ///   - viaIDToken: Whether the bearer was an ID token.
+    public init(sub: String, username: String, sessionID: String, clientID: String, scope: String, accessToken: String, viaIDToken: Bool = false) {
         self.sub = sub
         self.username = username
         self.sessionID = sessionID
         self.clientID = clientID
         self.scope = scope
         self.accessToken = accessToken
+        self.viaIDToken = viaIDToken
     }
 }

@@ -20,7 +20,8 @@ extension EmbeddedUserPool {
             sessionID: sessionID,
             clientID: claims.clientID,
             scope: claims.scope,
-            accessToken: bearer
+            accessToken: bearer,
+            viaIDToken: claims.isIDToken
         )
     }
 

@@ -15,6 +15,9 @@ public struct AccessTokenVerifier: Sendable {
     public var leeway: TimeInterval
     /// Require an `origin_jti` (ours always carry one).
     public var requireOriginJTI: Bool
+    /// Also accept an ID token (`token_use: "id"`) whose `aud` is an allowed client id, as an API Gateway
+    /// JWT authorizer configured with that audience does (`GATEHOUSE_ACCEPT_ID_TOKENS`).
+    public var acceptIDTokens: Bool
 
     /// Creates a verifier.
     /// - Parameters:
@@ -22,11 +25,12 @@ public struct AccessTokenVerifier: Sendable {
     ///   - clientIDs: The `client_id` values accepted.
     ///   - leeway: Clock skew in seconds; clamped to 0…60.
     ///   - requireOriginJTI: Refuse tokens without an `origin_jti` (ours always carry one).
-    public init(issuer: String, clientIDs: Set<String>, leeway: TimeInterval, requireOriginJTI: Bool = true) {
+    public init(issuer: String, clientIDs: Set<String>, leeway: TimeInterval, requireOriginJTI: Bool = true, acceptIDTokens: Bool = false) {
         self.issuer = issuer
         self.clientIDs = clientIDs
         self.leeway = min(max(leeway, 0), 60)
         self.requireOriginJTI = requireOriginJTI
+        self.acceptIDTokens = acceptIDTokens
     }
 
     /// Parses and verifies a compact access token.
@@ -36,10 +40,10 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    package func verify(_ token: String, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ token: String, keys: RS256KeySet, idKeys: RS256KeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: token) } catch { throw .unauthorized(cause: error.description) }
-        return try verify(jws, keys: keys, now: now)
+        return try verify(jws, keys: keys, idKeys: idKeys, now: now)
     }
 
     /// Verifies an already parsed token (callers that needed its `kid` to pick the key set).
@@ -49,14 +53,26 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    package func verify(_ jws: CompactJWS, keys: RS256KeySet, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
-        do { try keys.verify(jws) } catch { throw .unauthorized(cause: "signature: \(error)") }
+    package func verify(_ jws: CompactJWS, keys: RS256KeySet, idKeys: RS256KeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+        // An ID token is checked against the ID-token keys (where they are separate), so neither kind of
+        // token is ever accepted under the other kind's key.
+        let isIDToken = acceptIDTokens && jws.claims["token_use"]?.stringValue == "id"
+        do { try (isIDToken ? idKeys ?? keys : keys).verify(jws) } catch { throw .unauthorized(cause: "signature: \(error)") }
         let claims = jws.claims
         guard claims["iss"]?.stringValue == issuer else { throw .unauthorized(cause: "issuer mismatch") }
-        guard claims["token_use"]?.stringValue == "access" else { throw .unauthorized(cause: "token_use is not access") }
-        guard claims["aud"] == nil else { throw .unauthorized(cause: "access token carries aud") }
-        guard let clientID = claims["client_id"]?.stringValue, clientIDs.contains(clientID) else {
-            throw .unauthorized(cause: "client_id not allowed")
+        let clientID: String
+        if isIDToken {
+            guard let audience = claims["aud"]?.stringValue, clientIDs.contains(audience) else {
+                throw .unauthorized(cause: "ID token for another audience")
+            }
+            clientID = audience
+        } else {
+            guard claims["token_use"]?.stringValue == "access" else { throw .unauthorized(cause: "token_use is not access") }
+            guard claims["aud"] == nil else { throw .unauthorized(cause: "access token carries aud") }
+            guard let client = claims["client_id"]?.stringValue, clientIDs.contains(client) else {
+                throw .unauthorized(cause: "client_id not allowed")
+            }
+            clientID = client
         }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw .unauthorized(cause: "no sub") }
         let times = try TimeClaims(claims, now: now, leeway: leeway, context: "access token")
@@ -64,13 +80,14 @@ public struct AccessTokenVerifier: Sendable {
         if requireOriginJTI, originJTI == nil { throw .unauthorized(cause: "no origin_jti") }
         return VerifiedAccessToken(
             sub: sub,
-            username: claims["username"]?.stringValue ?? sub,
+            username: (isIDToken ? claims["cognito:username"] : claims["username"])?.stringValue ?? sub,
             clientID: clientID,
             originJTI: originJTI,
             jti: claims["jti"]?.stringValue,
             scope: claims["scope"]?.stringValue ?? "",
             issuedAt: times.issuedAt,
-            expiresAt: times.expiresAt
+            expiresAt: times.expiresAt,
+            isIDToken: isIDToken
         )
     }
 }

@@ -14,7 +14,13 @@ public struct TokenService: Sendable {
     private let builtVerifier = SetOnce<AccessTokenVerifier>("the access-token verifier")
     var verifier: AccessTokenVerifier {
         builtVerifier.valueIfSet
-            ?? builtVerifier.set(AccessTokenVerifier(issuer: settings.issuer, clientIDs: [settings.clientID], leeway: settings.leeway))
+            ?? builtVerifier.set(AccessTokenVerifier(
+                    issuer: settings.issuer,
+                    clientIDs: [settings.clientID],
+                    leeway: settings.leeway,
+                    acceptIDTokens: settings.acceptIDTokens
+                )
+            )
     }
     let verified: VerifiedTokenCache?
 
@@ -114,7 +120,8 @@ public struct TokenService: Sendable {
     public func verifyAccessToken(_ token: String) throws(GatehouseError) -> VerifiedAccessToken {
         let now = clock.now()
         if let hit = verified?.get(token, now: now, leeway: settings.leeway) { return hit }
-        let claims = try verifier.verify(token, keys: keyring.snapshot.accessKeys, now: now)
+        let keys = keyring.snapshot
+        let claims = try verifier.verify(token, keys: keys.accessKeys, idKeys: keys.idKeys, now: now)
         verified?.put(token, claims)
         return claims
     }

@@ -16,6 +16,8 @@ public struct TokenSettings: Sendable {
     public var scope: String
     /// Clock skew tolerated on `exp`, `nbf` and `iat` (at most 60 s).
     public var leeway: TimeInterval
+    /// Accept ID tokens as bearer tokens on protected endpoints (`GATEHOUSE_ACCEPT_ID_TOKENS`).
+    public var acceptIDTokens = false
 
     /// Creates the settings.
     /// - Parameters:

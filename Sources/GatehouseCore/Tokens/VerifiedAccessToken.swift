@@ -18,4 +18,6 @@ public struct VerifiedAccessToken: Sendable, Equatable {
     public var issuedAt: Date?
     /// `exp`.
     public var expiresAt: Date
+    /// `true` for an ID token accepted as a bearer (``AccessTokenVerifier/acceptIDTokens``).
+    public var isIDToken: Bool = false
 }

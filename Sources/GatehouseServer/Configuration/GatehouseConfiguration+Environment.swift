@@ -35,6 +35,8 @@ extension GatehouseConfiguration {
         c.tokenScope = reader.string("GATEHOUSE_TOKEN_SCOPE") ?? c.tokenScope
         c.jwksMaxAge = try reader.int("GATEHOUSE_JWKS_MAX_AGE", in: 0...86_400) ?? c.jwksMaxAge
         c.sessionCacheTTL = try reader.seconds("GATEHOUSE_SESSION_CACHE_TTL", in: 0...60) ?? c.sessionCacheTTL
+        c.acceptIDTokens = try reader.bool("GATEHOUSE_ACCEPT_ID_TOKENS") ?? c.acceptIDTokens
+        c.corsOrigins = try reader.list("GATEHOUSE_CORS_ORIGINS").map(Self.corsOrigin)
 
         if let provider = reader.string("GATEHOUSE_IDENTITY_PROVIDER") {
             guard let kind = IdentityProviderKind(rawValue: provider.lowercased()) else {
@@ -44,6 +46,7 @@ extension GatehouseConfiguration {
         }
         if c.identityProvider == .cognito {
             c.cognito = try cognitoSettings(reader)
+            c.cognito?.acceptIDTokens = c.acceptIDTokens
             c.awsCredentials = SigV4Signer.Credentials.fromEnvironment(env)
         }
 

@@ -97,6 +97,14 @@ public struct GatehouseConfiguration: Sendable {
     /// seconds); nil: any age, as long as the session's sign-in is as strong as the account's strongest.
     public var stepUpMaxAge: TimeInterval?
 
+    /// Browser origins allowed to call the JSON API across origins (`GATEHOUSE_CORS_ORIGINS`, exact
+    /// `scheme://host[:port]`, comma-separated; none by default; `*` is refused).
+    public var corsOrigins: [String] = []
+    /// Let protected endpoints take an ID token (`aud` = the client id) as the bearer, as an API Gateway
+    /// JWT authorizer with that audience does (`GATEHOUSE_ACCEPT_ID_TOKENS`, default `false`): the seeds'
+    /// iOS apps send `getIdToken()`. The same session liveness applies.
+    public var acceptIDTokens = false
+
     // Hosted UI (docs/hosted-ui.md)
     /// Serve the OAuth 2.0 / OpenID Connect authorization server with Cognito's endpoints and the
     /// sign-in pages (`GATEHOUSE_HOSTED_UI`, default `false`; embedded pool only).

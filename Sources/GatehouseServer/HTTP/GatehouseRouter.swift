@@ -16,6 +16,8 @@ struct GatehouseRouter {
     let web: WebPage
     let body: RequestBodyReader
     let trustedProxies: Set<String>
+    /// The browser origins allowed to call the JSON API (`GATEHOUSE_CORS_ORIGINS`); empty: none.
+    var corsOrigins: Set<String> = []
     /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`).
     var compatAPIV1 = false
     /// Serve Cognito's user-pool API at `POST /` for this app client (`GATEHOUSE_COGNITO_API`); nil: off.
@@ -29,8 +31,10 @@ struct GatehouseRouter {
     func install(on router: Router<GatehouseRequestContext>) -> ServedRoutes {
         router.add(middleware: RequestContextMiddleware(trustedProxies: trustedProxies))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
         let servedRoutes = ExtensionMethodMiddleware.LockedRoutes()
+        // Outside the error middleware, so error answers carry the CORS headers a page needs to read them.
+        if !corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: corsOrigins, routes: servedRoutes)) }
+        router.add(middleware: ErrorMiddleware())
         router.add(middleware: ExtensionMethodMiddleware(routes: servedRoutes))
         let recorder = RouteRecorder(router: router)
         let routes = recorder.group()
