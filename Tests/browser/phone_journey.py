@@ -4,6 +4,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
+from web_accessibility import check_refusal
 from web_harness import Page, Server, check
 
 
@@ -33,6 +34,7 @@ def phone_journey():
         page.fill("phone-number", "+33 6 12 34 56 78")
         page.submit("form-phone")
         page.wait.until(lambda d: page.error_of("form-phone") == answer["error"]["message"])
+        check_refusal(page, "form-phone", ["phone-number"], edit=False)
         check(not page.driver.find_element(By.ID, "form-phone-code").is_displayed(), "a refused number stays on the number step")
         page.snap("phone-refused")
 
@@ -46,11 +48,14 @@ def phone_journey():
         page.fill("phone-code", "000000")
         page.submit("form-phone-code")
         check("not right" in page.error_of("form-phone-code"), "a wrong code says so")
+        check_refusal(page, "form-phone-code", ["phone-code"])
         page.snap("phone-wrong-code")
         # A second text to the number inside its cool-down: the 429's Retry-After is shown.
         page.driver.find_element(By.ID, "phone-resend").click()
-        page.wait.until(lambda d: "Try again in" in page.error_of("form-phone-code"))
-        check(re.search(r"Try again in \d+ seconds", page.error_of("form-phone-code")), "the wait is shown")
+        page.wait.until(lambda d: "Wait" in page.error_of("form-phone-code"))
+        message = page.error_of("form-phone-code")
+        match = re.search(r"Wait (\d+) seconds? before asking for another code\.", message)
+        check(match and 1 <= int(match.group(1)) <= 60, "the wait is shown: " + message)
         page.snap("phone-resend-throttled")
 
         page.fill("phone-code", server.sms_code(number, after=started))

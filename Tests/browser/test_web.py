@@ -6,8 +6,11 @@
 It starts the server binary (GATEHOUSE_SERVER_BINARY, default .build/debug/gatehouse) on an
 ephemeral loopback port with a fresh data directory, serving the *embedded* copy of Sources/GatehouseServer/Resources/Web/, and runs
 the whole email journey (codes read from the outbox), the error states, phone sign-in (with
-GATEHOUSE_SMS_COUNTRIES set; codes read from the SMS outbox, <data dir>/sms/*.txt), and a run with Google
-configured (its script cannot load offline: the page must say so and keep working). A screenshot
+GATEHOUSE_SMS_COUNTRIES set; codes read from the SMS outbox, <data dir>/sms/*.txt), adding a phone number from
+the profile (profile_phone.py), the accessibility checks (web_accessibility.py: refusals marked on their field and
+focused, 3:1 contrast of borders and the focus ring in both palettes, show-password toggles, the server's password
+policy, the wait after a code asked for too soon), and a run with Google configured (its script cannot load
+offline: the page must say so and keep working). A screenshot
 of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console
 must show no CSP violation and no error from our own script. First, test_contract.py checks app.js's
 JSON fields against openapi.yaml (no browser needed; it also runs on its own).
@@ -23,6 +26,8 @@ import time
 from selenium.webdriver.common.by import By
 
 from phone_journey import phone_journey
+from profile_phone import profile_phone_journey
+from web_accessibility import accessibility, check_refusal
 from web_harness import BINARY, SHOTS, Page, Server, check
 
 
@@ -61,7 +66,14 @@ def email_journey():
         page.fill("signup-password2", "short")
         page.submit("form-signup")
         check("8 characters" in page.error_of("form-signup"), "short passwords are caught")
+        check("At least 8 characters, with a digit." == page.driver.find_element(By.ID, "signup-password-hint").text, "the default rule")
         page.snap("sign-up-error")
+        # The server's refusal (a too common password) is marked on the field like the page's own checks.
+        page.fill("signup-password", "password1")
+        page.fill("signup-password2", "password1")
+        page.submit("form-signup")
+        check("too common" in page.error_of("form-signup"), "the server's reason is shown")
+        check_refusal(page, "form-signup", ["signup-password"])
         page.fill("signup-password", "correct horse 9")
         page.fill("signup-password2", "correct horse 9")
         page.snap("sign-up")
@@ -74,7 +86,10 @@ def email_journey():
         page.fill("confirm-code", "000000")
         page.submit("form-confirm")
         check("not right" in page.error_of("form-confirm"), "a wrong code says so")
+        check_refusal(page, "form-confirm", ["confirm-code"], edit=False)
         page.snap("confirm-wrong-code")
+        page.driver.find_element(By.ID, "confirm-code").send_keys("1")
+        check(page.driver.find_element(By.ID, "confirm-code").get_attribute("aria-invalid") is None, "editing the code clears its mark")
         code = server.code("confirm_signup", email, after=started)
         page.fill("confirm-code", code)
         page.snap("confirm")
@@ -83,6 +98,7 @@ def email_journey():
         check(page.text_of("profile-email", "@") == email, "the profile shows the email")
         check(page.text_of("profile-name", "Ann") == "Ann Example", "the profile shows the name")
         check("Email and password" in page.driver.find_element(By.ID, "profile-identities").text, "sign-in methods are listed")
+        check(not page.driver.find_element(By.ID, "phone-add").is_displayed(), "no phone section without GATEHOUSE_SMS_COUNTRIES")
         check("access_token" not in page.driver.current_url and "refresh" not in page.driver.current_url, "no token in the URL")
         stored = page.driver.execute_script("return Object.keys(localStorage).length")
         check(stored == 0, "nothing in localStorage")
@@ -109,7 +125,13 @@ def email_journey():
         page.fill("signin-password", "wrong password 1")
         page.submit("form-signin")
         check(page.error_of("form-signin") == "Incorrect email or password.", "wrong password message")
+        check_refusal(page, "form-signin", ["signin-password", "signin-email"], edit=False)
         page.snap("sign-in-wrong-password")
+        page.driver.find_element(By.ID, "signin-password").send_keys("x")
+        check(page.driver.find_element(By.ID, "signin-email").get_attribute("aria-invalid") == "true", "the other field keeps its mark")
+        page.submit("form-signin")
+        page.error_of("form-signin")
+        check_refusal(page, "form-signin", ["signin-password", "signin-email"])
         page.driver.find_element(By.LINK_TEXT, "Forgot password?").click()
         page.screen("forgot")
         page.fill("forgot-email", email)
@@ -122,6 +144,7 @@ def email_journey():
         page.fill("reset-password", "battery staple 7")
         page.submit("form-reset")
         check("not right" in page.error_of("form-reset"), "a wrong reset code says so")
+        check_refusal(page, "form-reset", ["reset-code"])
         page.fill("reset-code", server.code("reset_password", email, after=started))
         page.snap("reset")
         page.submit("form-reset")
@@ -137,6 +160,7 @@ def email_journey():
         page.fill("change-new", "another horse 8")
         page.submit("form-change")
         check(page.error_of("form-change") == "Incorrect email or password.", "a wrong current password is refused")
+        check_refusal(page, "form-change", ["change-current"])
         page.fill("change-current", "battery staple 7")
         page.submit("form-change")
         page.text_of("profile-notice", "Password changed")
@@ -215,7 +239,7 @@ def main():
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
     shutil.rmtree(SHOTS, ignore_errors=True)
-    for test in (wire_contract, email_journey, phone_journey, google_configured):
+    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, google_configured):
         print(f"== {test.__name__}", flush=True)
         test()
         print(f"ok {test.__name__}", flush=True)

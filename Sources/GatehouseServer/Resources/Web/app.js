@@ -13,6 +13,9 @@
   let pendingEmail = null;
   let pendingPassword = null; // kept in memory between sign-up and confirmation, to sign in after
   let pendingPhone = null; // the number a sign-in code was texted to
+  let addingPhone = null; // the number a code was texted to from the profile, to add to the account
+  let addingPassword = null; // the current password that code was asked for with, if the server wanted it
+  let hasPassword = false; // whether the signed-in account has a password (its profile's identities)
 
   // ---------- configuration and small helpers ----------
 
@@ -39,13 +42,26 @@
     unavailable: 'The service is temporarily unavailable. Try again in a moment.',
   };
 
+  // A wait in words: "42 seconds", "3 minutes", "2 hours".
+  function duration(seconds) {
+    if (seconds < 120) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+    const minutes = Math.ceil(seconds / 60);
+    return minutes < 120 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
+  }
+
   function messageFor(error) {
     if (error.code === 'too_many_requests') {
-      return error.retryAfter ? `Too many attempts. Try again in ${error.retryAfter} seconds.` : 'Too many attempts. Try again later.';
+      return error.retryAfter ? `Too many attempts. Try again in ${duration(error.retryAfter)}.` : 'Too many attempts. Try again later.';
     }
     if (error.code === 'network') return 'Cannot reach the server. Check your connection and try again.';
     const known = MESSAGES[error.code];
     return known || error.message || 'Something went wrong. Please try again.';
+  }
+
+  // A code asked for again inside the server's cool-down gets a 429 whose Retry-After says how long to wait.
+  function sendMessageFor(error, otherwise) {
+    if (error.code !== 'too_many_requests') return (otherwise || messageFor)(error);
+    return error.retryAfter ? `Wait ${duration(error.retryAfter)} before asking for another code.` : 'Wait a few minutes before asking for another code.';
   }
 
   class ApiError extends Error {
@@ -90,6 +106,8 @@
 
   function forget() {
     session = null;
+    hasPassword = false;
+    resetAddPhone();
     try { sessionStorage.removeItem(REFRESH_KEY); } catch (e) { /* ignore */ }
   }
 
@@ -135,6 +153,7 @@
     for (const screen of SCREENS) $('screen-' + screen).hidden = screen !== name;
     document.title = ({ signin: 'Sign in', signup: 'Create account', confirm: 'Confirm your email', forgot: 'Reset password', reset: 'New password', profile: 'Your account' })[name] + ' · ' + appName();
     if (location.hash !== '#/' + name) history.replaceState(null, '', '#/' + name);
+    for (const button of document.querySelectorAll('button.reveal[aria-pressed="true"]')) reveal(button, false);
     if (!(options && options.keepFocus)) {
       const heading = document.querySelector('#screen-' + name + ' h1');
       if (heading) heading.focus();
@@ -150,34 +169,87 @@
     el.hidden = !text;
   }
 
+  // ---------- errors on forms ----------
+  //
+  // A refused form (by the checks here or by the server) shows its message in its role=alert element,
+  // marks the fields it is about aria-invalid and described by that message, and moves the focus to
+  // the first of them, or to the message when it is about no field. Editing a field, or sending the
+  // form again, clears its mark.
+
+  const errorOf = (form) => form.querySelector('.error');
+
+  function describedBy(input, id, linked) {
+    const ids = (input.getAttribute('aria-describedby') || '').split(/\s+/).filter((x) => x && x !== id);
+    if (linked) ids.push(id);
+    if (ids.length) input.setAttribute('aria-describedby', ids.join(' '));
+    else input.removeAttribute('aria-describedby');
+  }
+
+  function clearInvalid(form, input) {
+    input.removeAttribute('aria-invalid');
+    describedBy(input, errorOf(form).id, false);
+  }
+
   function formError(form, text) {
-    const el = form.querySelector('.error');
+    const el = errorOf(form);
+    for (const input of form.querySelectorAll('[aria-invalid]')) clearInvalid(form, input);
     el.textContent = text || '';
     el.hidden = !text;
   }
 
-  function invalid(form, input, text) {
-    input.setAttribute('aria-invalid', 'true');
+  function refuse(form, text, inputs) {
     formError(form, text);
-    input.focus();
+    for (const input of inputs) {
+      input.setAttribute('aria-invalid', 'true');
+      describedBy(input, errorOf(form).id, true);
+    }
+    (inputs[0] || errorOf(form)).focus();
     return false;
   }
 
-  // Runs a form's action with its buttons disabled and its errors shown next to it (in `describe`'s words).
-  function onSubmit(formId, action, describe) {
+  function invalid(form, input, text) {
+    return refuse(form, text, [input]);
+  }
+
+  // Which fields a server refusal is about, by its code (the form's own list first); the first is focused.
+  const FIELDS = {
+    invalid_credentials: ['password', 'current_password'],
+    code_mismatch: ['code'],
+    code_expired: ['code'],
+    invalid_password: ['password', 'new_password'],
+  };
+
+  function fieldsFor(form, code, own) {
+    const names = (own && own[code]) || FIELDS[code] || [];
+    return names.map((name) => form.elements[name]).filter((input) => input && input.getClientRects().length > 0);
+  }
+
+  // Runs a form's action with its buttons disabled and its errors shown next to it: in the words of
+  // `options.describe` (messageFor by default), on the fields `options.fields` names for the error's code.
+  function onSubmit(formId, action, options) {
     const form = $(formId);
+    const opts = options || {};
+    form.addEventListener('input', (event) => {
+      if (event.target.getAttribute('aria-invalid') === 'true') clearInvalid(form, event.target);
+    });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       formError(form, '');
-      for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
       const buttons = form.querySelectorAll('button');
       buttons.forEach((b) => { b.disabled = true; });
       form.setAttribute('aria-busy', 'true');
       try {
         await action(form, form.elements);
       } catch (e) {
-        formError(form, e instanceof ApiError ? (describe || messageFor)(e) : 'Something went wrong. Please try again.');
-        if (e instanceof ApiError && (e.code === 'invalid_grant' || e.code === 'unauthorized')) { forget(); show('signin'); }
+        if (!(e instanceof ApiError)) {
+          refuse(form, 'Something went wrong. Please try again.', []);
+        } else if (e.code === 'invalid_grant' || e.code === 'unauthorized') {
+          forget();
+          notice('signin-notice', messageFor(e));
+          show('signin');
+        } else {
+          refuse(form, (opts.describe || messageFor)(e), fieldsFor(form, e.code, opts.fields));
+        }
       } finally {
         buttons.forEach((b) => { b.disabled = false; });
         form.removeAttribute('aria-busy');
@@ -194,10 +266,66 @@
     return true;
   }
 
+  // The server's password rule (its configuration), shown in the hints and checked before sending.
+  const POLICY = Object.assign(
+    { min_length: 8, require_digit: true, require_lowercase: false, require_uppercase: false, require_symbol: false },
+    config.password_policy || {});
+
+  function policySummary() {
+    if (POLICY.summary) return POLICY.summary;
+    const parts = [POLICY.require_digit && 'a digit', POLICY.require_lowercase && 'a lowercase letter',
+      POLICY.require_uppercase && 'an uppercase letter', POLICY.require_symbol && 'a symbol'].filter(Boolean);
+    return `At least ${POLICY.min_length} characters` + (parts.length ? ', with ' + parts.join(', ') : '') + '.';
+  }
+
+  // The same tests as the server's (lengths in Unicode code points; a symbol is neither a letter nor a digit).
   function checkPassword(form, input) {
-    if (input.value.length < 8) return invalid(form, input, 'Use at least 8 characters.');
-    if (!/[0-9]/.test(input.value)) return invalid(form, input, 'Include at least one digit.');
-    return true;
+    const value = input.value;
+    const rules = [
+      [Array.from(value).length >= POLICY.min_length, `Use at least ${POLICY.min_length} characters.`],
+      [!POLICY.require_digit || /[0-9]/.test(value), 'Include at least one digit.'],
+      [!POLICY.require_lowercase || /\p{Lowercase}/u.test(value), 'Include a lowercase letter.'],
+      [!POLICY.require_uppercase || /\p{Uppercase}/u.test(value), 'Include an uppercase letter.'],
+      [!POLICY.require_symbol || /[^\p{Alphabetic}0-9]/u.test(value), 'Include a symbol, such as ! or #.'],
+    ];
+    const broken = rules.find((rule) => !rule[0]);
+    return broken ? invalid(form, input, broken[1]) : true;
+  }
+
+  function showPolicy() {
+    for (const hint of document.querySelectorAll('.password-rule')) hint.textContent = policySummary();
+    const rules = [`minlength: ${POLICY.min_length}`, POLICY.require_digit && 'required: digit', POLICY.require_lowercase && 'required: lower',
+      POLICY.require_uppercase && 'required: upper', POLICY.require_symbol && 'required: special'].filter(Boolean);
+    for (const input of document.querySelectorAll('input[autocomplete="new-password"]')) {
+      input.minLength = POLICY.min_length;
+      input.setAttribute('passwordrules', rules.join('; ') + ';');
+    }
+  }
+
+  // ---------- show-password buttons ----------
+
+  function reveal(button, shown) {
+    button.setAttribute('aria-pressed', String(shown));
+    $(button.getAttribute('aria-controls')).type = shown ? 'text' : 'password';
+  }
+
+  // Each password field gets a toggle button after it: its name stays "Show password", aria-pressed says whether it is shown.
+  function addRevealButtons() {
+    for (const input of document.querySelectorAll('input[type="password"]')) {
+      const wrap = document.createElement('span');
+      wrap.className = 'password';
+      input.parentNode.insertBefore(wrap, input);
+      wrap.appendChild(input);
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'reveal';
+      button.textContent = 'Show';
+      button.setAttribute('aria-label', 'Show password');
+      button.setAttribute('aria-controls', input.id);
+      button.setAttribute('aria-pressed', 'false');
+      button.addEventListener('click', () => reveal(button, button.getAttribute('aria-pressed') !== 'true'));
+      wrap.appendChild(button);
+    }
   }
 
   // ---------- flows ----------
@@ -222,7 +350,7 @@
     f.password.value = '';
     notice('signin-notice', '');
     show('profile');
-  });
+  }, { fields: { invalid_credentials: ['password', 'email'] } });
 
   onSubmit('form-signup', async (form, f) => {
     if (!checkEmail(form, f.email)) return;
@@ -265,7 +393,7 @@
       const result = await api('POST', '/auth/resend-code', { email: pendingEmail });
       notice('resend-notice', 'A new code is on its way to ' + ((result && result.code_delivery && result.code_delivery.destination) || pendingEmail) + '.');
     } catch (e) {
-      formError($('form-confirm'), messageFor(e));
+      formError($('form-confirm'), sendMessageFor(e));
     } finally {
       button.disabled = false;
     }
@@ -277,7 +405,7 @@
     const result = await api('POST', '/auth/password/forgot', { email: pendingEmail });
     $('reset-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || pendingEmail;
     show('reset');
-  });
+  }, { describe: sendMessageFor, fields: { invalid_request: ['email'] } });
 
   onSubmit('form-reset', async (form, f) => {
     const code = f.code.value.replace(/[\s-]/g, '');
@@ -327,7 +455,7 @@
     if (!phone) return invalid(form, f.phone, 'Enter the number with its country code, like +14155550123.');
     const result = await api('POST', '/auth/phone/send', { phone });
     showPhoneCode(result, phone);
-  }, phoneMessageFor);
+  }, { describe: (e) => sendMessageFor(e, phoneMessageFor), fields: { invalid_request: ['phone'] } });
 
   onSubmit('form-phone-code', async (form, f) => {
     const code = f.code.value.replace(/[\s-]/g, '');
@@ -338,7 +466,7 @@
     phoneStep('number');
     notice('signin-notice', '');
     show('profile');
-  }, phoneMessageFor);
+  }, { describe: phoneMessageFor });
 
   $('phone-resend').addEventListener('click', async () => {
     const button = $('phone-resend');
@@ -350,7 +478,7 @@
       showPhoneCode(result, pendingPhone);
       notice('phone-resend-notice', 'A new code is on its way.');
     } catch (e) {
-      formError(form, phoneMessageFor(e));
+      formError(form, sendMessageFor(e, phoneMessageFor));
     } finally {
       button.disabled = false;
     }
@@ -372,6 +500,8 @@
       $('profile-phone').textContent = me.phone ? me.phone + (me.phone_verified ? '' : ' (not verified)') : '—';
       $('profile-name').textContent = me.full_name || '—';
       $('profile-identities').textContent = (me.identities || []).map((i) => ({ password: 'Email and password', google: 'Google', apple: 'Apple', phone: 'Phone' })[i.provider] || i.provider).join(', ') || '—';
+      hasPassword = (me.identities || []).some((i) => i.provider === 'password');
+      $('phone-add-summary').textContent = me.phone ? 'Change phone number' : 'Add a phone number';
       $('profile-created').textContent = me.created_at ? new Date(me.created_at).toLocaleDateString() : '—';
       $('name-input').value = me.full_name || '';
     } catch (e) {
@@ -400,6 +530,97 @@
     f.current_password.value = '';
     f.new_password.value = '';
     notice('profile-notice', 'Password changed. Your other sessions were signed out.');
+  });
+
+  // ---------- adding a phone number (profile) ----------
+
+  function addPhoneStep(step) {
+    $('form-add-phone').hidden = step !== 'number';
+    $('form-add-phone-code').hidden = step !== 'code';
+    notice('add-phone-resend-notice', '');
+    if (step === 'code') $('add-phone-code').focus();
+  }
+
+  function resetAddPhone() {
+    addingPhone = null;
+    addingPassword = null;
+    for (const id of ['add-phone-number', 'add-phone-current', 'add-phone-code']) $(id).value = '';
+    $('add-phone-password').hidden = true;
+    formError($('form-add-phone'), '');
+    formError($('form-add-phone-code'), '');
+    addPhoneStep('number');
+    $('phone-add').open = false;
+  }
+
+  function showAddPhoneCode(result, phone) {
+    addingPhone = phone;
+    $('add-phone-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || phone;
+    addPhoneStep('code');
+  }
+
+  // A session made by a text message alone must prove the account's password to change its number (step-up).
+  function addPhoneMessageFor(error) {
+    if (error.code === 'reauthentication_required' && hasPassword) return 'To change the phone number, enter your current password too.';
+    return sendMessageFor(error, phoneMessageFor);
+  }
+
+  onSubmit('form-add-phone', async (form, f) => {
+    if (!f.phone.value.trim()) return invalid(form, f.phone, 'Enter your phone number.');
+    const phone = phoneNumber(f.phone.value);
+    if (!phone) return invalid(form, f.phone, 'Enter the number with its country code, like +14155550123.');
+    const body = { phone };
+    if (!$('add-phone-password').hidden) {
+      if (!f.current_password.value) return invalid(form, f.current_password, 'Enter your current password.');
+      body.current_password = f.current_password.value;
+    }
+    try {
+      const result = await authed('POST', '/me/phone', body);
+      addingPassword = body.current_password || null;
+      f.current_password.value = '';
+      $('add-phone-password').hidden = true;
+      showAddPhoneCode(result, phone);
+    } catch (e) {
+      if (e.code === 'reauthentication_required' && hasPassword) $('add-phone-password').hidden = false;
+      throw e;
+    }
+  }, { describe: addPhoneMessageFor, fields: { invalid_request: ['phone'], invalid_credentials: ['current_password'], reauthentication_required: ['current_password'] } });
+
+  onSubmit('form-add-phone-code', async (form, f) => {
+    const code = f.code.value.replace(/[\s-]/g, '');
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the text message.');
+    await authed('POST', '/me/phone/verify', { phone: addingPhone, code });
+    resetAddPhone();
+    notice('profile-notice', 'Your phone number is saved.');
+    $('phone-add-summary').focus();
+    loadProfile();
+  }, { describe: phoneMessageFor });
+
+  $('add-phone-resend').addEventListener('click', async () => {
+    const button = $('add-phone-resend');
+    const form = $('form-add-phone-code');
+    button.disabled = true;
+    formError(form, '');
+    notice('add-phone-resend-notice', '');
+    try {
+      const body = { phone: addingPhone };
+      if (addingPassword) body.current_password = addingPassword;
+      const result = await authed('POST', '/me/phone', body);
+      showAddPhoneCode(result, addingPhone);
+      notice('add-phone-resend-notice', 'A new code is on its way.');
+    } catch (e) {
+      formError(form, addPhoneMessageFor(e));
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  $('add-phone-change').addEventListener('click', () => {
+    const number = $('add-phone-number');
+    addingPhone = null;
+    formError($('form-add-phone-code'), '');
+    $('add-phone-code').value = '';
+    addPhoneStep('number');
+    number.focus();
   });
 
   async function signOut(everywhere) {
@@ -509,6 +730,9 @@
   async function start() {
     for (const id of ['app-name', 'foot-name']) $(id).textContent = appName();
     $('phone-panel').hidden = config.phone_sign_in !== true;
+    $('phone-add').hidden = config.phone_sign_in !== true;
+    showPolicy();
+    addRevealButtons();
     if (config.google_client_id || config.apple_services_id) {
       $('social').hidden = false;
       if (config.google_client_id) setUpGoogle();
