@@ -18,7 +18,13 @@ struct CORSTests {
         }
     }
 
-    static func preflight(_ client: any TestClientProtocol, _ path: String, method: String, origin: String = app, headers: String? = nil)
+    static func preflight(
+        _ client: any TestClientProtocol,
+        _ path: String,
+        method: String,
+        origin: String = app,
+        headers: String? = nil
+    )
         async throws -> Reply
     {
         var fields: HTTPFields = [.origin: origin, .accessControlRequestMethod: method]

@@ -24,7 +24,9 @@ struct IDTokenBearerTests {
             let idToken = tokens.string("id_token")
             let me = try await client.send(.get, "/me", bearer: idToken)
             #expect(me.status == .ok && me.string("email") == "alice@example.com")
-            #expect(try await client.send(.post, "/auth/signout", json: ["refresh_token": .string(tokens.string("refresh_token"))]).status == .noContent)
+            #expect(
+                try await client.send(.post, "/auth/signout", json: ["refresh_token": .string(tokens.string("refresh_token"))]).status == .noContent
+            )
             #expect(try await client.send(.get, "/me", bearer: idToken).status == .unauthorized, "an ended session's ID tokens fail at once")
         }
     }

@@ -14,7 +14,8 @@ public struct TokenService: Sendable {
     private let builtVerifier = SetOnce<AccessTokenVerifier>("the access-token verifier")
     var verifier: AccessTokenVerifier {
         builtVerifier.valueIfSet
-            ?? builtVerifier.set(AccessTokenVerifier(
+            ?? builtVerifier.set(
+                AccessTokenVerifier(
                     issuer: settings.issuer,
                     clientIDs: [settings.clientID],
                     leeway: settings.leeway,
