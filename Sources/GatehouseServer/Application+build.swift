@@ -156,6 +156,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ),
         accounts: Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp),
         profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
+        passkeys: Passkeys(
+            settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
+            strategy: provider as? any PasskeyStrategy,
+            store: store,
+            box: box,
+            clock: clock,
+            random: random,
+            limiter: limiter,
+            events: metrics
+        ),
         stepUp: stepUp,
         limiter: limiter,
         domainEvents: domainEvents
@@ -194,12 +204,14 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         phone: useCases.phone,
         accounts: useCases.accounts,
         profiles: useCases.profiles,
+        passkeys: useCases.passkeys,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),
         body: RequestBodyReader(limit: configuration.maxBodySize),
         trustedProxies: configuration.trustedProxies,
         corsOrigins: Set(configuration.corsOrigins),
+        appAssociation: configuration.passkeys,
         compatAPIV1: configuration.compatAPIV1,
         cognitoAPIClient: configuration.cognitoAPI ? client : nil,
         hostedUI: hostedUI

@@ -8,6 +8,7 @@ package struct UseCases: Sendable {
     package let phone: PhoneSignIn
     package let accounts: Accounts
     package let profiles: Profiles
+    package let passkeys: Passkeys
     package let stepUp: StepUp
     package let limiter: RateLimiter
     package let domainEvents: DomainEvents

@@ -145,6 +145,7 @@ extension GatehouseConfiguration {
         c.webDirectory = reader.string("GATEHOUSE_WEB_DIR")
 
         try c.readHostedUI(reader)
+        try c.readPasskeys(reader)
         try c.readMail(reader)
         try c.readSMS(reader)
 

@@ -105,6 +105,9 @@ public struct GatehouseConfiguration: Sendable {
     /// iOS apps send `getIdToken()`. The same session liveness applies.
     public var acceptIDTokens = false
 
+    /// Passkeys (`GATEHOUSE_PASSKEY_*`, docs/passkeys.md); off until `GATEHOUSE_PASSKEY_RP_ID` is set.
+    public var passkeys = PasskeyConfiguration()
+
     // Hosted UI (docs/hosted-ui.md)
     /// Serve the OAuth 2.0 / OpenID Connect authorization server with Cognito's endpoints and the
     /// sign-in pages (`GATEHOUSE_HOSTED_UI`, default `false`; embedded pool only).

@@ -11,6 +11,7 @@ struct GatehouseRouter {
     let phone: PhoneSignIn
     let accounts: Accounts
     let profiles: Profiles
+    let passkeys: Passkeys
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -18,6 +19,8 @@ struct GatehouseRouter {
     let trustedProxies: Set<String>
     /// The browser origins allowed to call the JSON API (`GATEHOUSE_CORS_ORIGINS`); empty: none.
     var corsOrigins: Set<String> = []
+    /// The app association files' contents (`GATEHOUSE_PASSKEY_APPLE_APP_IDS`, `GATEHOUSE_PASSKEY_ANDROID_APPS`).
+    var appAssociation = PasskeyConfiguration()
     /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`).
     var compatAPIV1 = false
     /// Serve Cognito's user-pool API at `POST /` for this app client (`GATEHOUSE_COGNITO_API`); nil: off.
@@ -74,6 +77,12 @@ struct GatehouseRouter {
             OAuthController(responder: hostedUI, sessions: sessions, profiles: profiles, body: body, authenticator: authenticator)
                 .addRoutes(to: routes)
             HostedPagesController(responder: hostedUI, passwords: passwords, body: body).addRoutes(to: routes)
+        }
+        if passkeys.settings != nil {
+            PasskeyController(passkeys: passkeys, body: body, authenticator: authenticator).addRoutes(to: routes)
+        }
+        if !appAssociation.appleAppIDs.isEmpty || !appAssociation.androidApps.isEmpty {
+            AppAssociationController(appleAppIDs: appAssociation.appleAppIDs, androidApps: appAssociation.androidApps).addRoutes(to: routes)
         }
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)

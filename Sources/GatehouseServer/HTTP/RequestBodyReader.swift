@@ -46,6 +46,26 @@ struct RequestBodyReader: Sendable {
         return try decode(type, json: buffer)
     }
 
+    /// A JSON body as a value, for bodies whose shape is another standard's (WebAuthn's JSON forms):
+    /// strict parsing, as ``decode(_:from:)``; `nil` for an empty body.
+    /// - Parameter request: The request.
+    /// - Returns: The value, or `nil` when the body is empty.
+    /// - Throws: ``TransportError`` (413, 415) or `GatehouseError.invalidRequest`.
+    func jsonValue(from request: Request) async throws -> JSONValue? {
+        let buffer = try await collect(request)
+        guard buffer.readableBytes > 0 else { return nil }
+        guard let contentType = request.headers[.contentType], Self.isJSON(contentType) else {
+            throw TransportError(.unsupportedMediaType, "Send the body as application/json.")
+        }
+        do {
+            return try buffer.withUnsafeReadableBytes { raw in
+                try StrictJSONParser(maxDepth: 16).parse(UnsafeRawBufferPointer(raw).bindMemory(to: UInt8.self))
+            }
+        } catch let failure as StrictJSONParser.Failure {
+            throw GatehouseError.invalidRequest("The body is not valid JSON: \(failure.reason).")
+        }
+    }
+
     /// Decodes a collected JSON body into a contract request type.
     private func decode<Body: ContractRequest>(_ type: Body.Type, json buffer: ByteBuffer) throws -> Body {
         guard buffer.readableBytes > 0 else { throw GatehouseError.invalidRequest("The request body is empty.") }

@@ -30,5 +30,6 @@ struct Migration: Sendable {
         .operatorFlags,
         .throttleMilliseconds,
         .srpVerifiers,
+        .passkeys,
     ]
 }

@@ -1,0 +1,21 @@
+import Foundation
+import Logging
+
+extension EmbeddedUserPool: PasskeyStrategy {
+    public func passkeyUser(id: String) async throws -> UserRecord? {
+        try await store.read { try await $0.user(id: id) }
+    }
+
+    public func passkeyUser(email: EmailAddress) async throws -> UserRecord? {
+        try await store.read { try await $0.user(emailKey: email.key) }
+    }
+
+    public func startPasskeySession(userID: String, logger: Logger) async throws -> AuthTokens {
+        guard let user = try await store.read({ try await $0.user(id: userID) }), user.confirmed else {
+            throw GatehouseError(.invalidCredentials, "The passkey could not be verified.", cause: "the passkey's user is gone or unconfirmed")
+        }
+        let tokens = try await startSession(for: user, method: "passkey", nonce: nil, isNewUser: nil)
+        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "passkey"])
+        return tokens
+    }
+}
