@@ -2,6 +2,7 @@ import Foundation
 import Logging
 
 extension EmbeddedUserPool: HostedSessionStrategy {
+    /// A new refresh-token chain in an active, unexpired session of a confirmed user (``HostedSessionStrategy``).
     public func continueSession(id: String, nonce: String?, logger: Logger) async throws -> AuthTokens {
         let start = prepareSession(method: "")
         let lifetime = settings.sessionLifetime
@@ -28,6 +29,7 @@ extension EmbeddedUserPool: HostedSessionStrategy {
         return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil)
     }
 
+    /// Whether the session is active, within its lifetime, and its user confirmed (``HostedSessionStrategy``).
     public func isSessionActive(id: String) async throws -> Bool {
         let now = clock.now()
         let lifetime = settings.sessionLifetime
@@ -39,6 +41,7 @@ extension EmbeddedUserPool: HostedSessionStrategy {
         }
     }
 
+    /// Ends the session (``HostedSessionStrategy``).
     public func endSession(id: String, reason: SessionRecord.EndReason, logger: Logger) async throws -> [DomainEvent] {
         let now = clock.now()
         guard try await store.write({ tx in try await tx.revokeSession(id: id, at: now, reason: reason) }) else { return [] }
