@@ -29,7 +29,7 @@ public actor GatehouseClient {
     /// The session ended but the store refused to delete it; deleted again before the next use.
     var uncleared = false
     /// The refresh under way and the refresh token it presents, shared by every caller holding that token.
-    var refreshing: (token: String, task: Task<Session, Error>)?
+    var refreshing: (token: String, shared: SharedRefresh)?
 
     /// A client with every part chosen: tests pass a stub transport and a fixed clock, apps usually
     /// only a store (``KeychainTokenStore``, ``FileTokenStore``).
