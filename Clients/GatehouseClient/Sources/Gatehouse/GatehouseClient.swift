@@ -8,7 +8,7 @@ import FoundationNetworking
 /// ``TokenStore``, refreshed ahead of expiry, one refresh at a time), and authorised requests.
 ///
 /// A network failure never signs the user out; only the server refusing the refresh token
-/// (`invalid_grant`) does, with ``AuthEvent/sessionExpired``.
+/// (`invalid_grant`), or refusing the access token a refresh has just issued, does, with ``AuthEvent/sessionExpired``.
 public actor GatehouseClient {
     /// The server and refresh settings this client was made with.
     public let configuration: Configuration
@@ -304,7 +304,7 @@ public actor GatehouseClient {
     ///
     /// - Returns: The profile.
     /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended: sign in again),
-    ///   `unauthorized` (the token was refused even after a refresh), or a transport failure.
+    ///   `unauthorized` (the token was refused even after a refresh: the session ended), or a transport failure.
     public func profile() async throws -> Profile {
         try decode(Profile.self, try await authorized("GET", "/me", body: nil))
     }
