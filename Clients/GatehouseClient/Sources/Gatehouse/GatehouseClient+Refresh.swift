@@ -81,7 +81,7 @@ extension GatehouseClient {
         }
         do {
             let body = ["refresh_token": presented.refreshToken]
-            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body))
+            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body), previous: presented)
             // A sign-out (or a new sign-in) while the refresh was in flight wins, in this client ...
             guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
             // ... and in another one sharing the store: then the rotated session is not written back.

@@ -208,13 +208,17 @@ extension GatehouseClient {
             accessToken: tokens.accessToken,
             refreshToken: tokens.refreshToken,
             // Whole seconds, rounded down: it survives any store's round trip exactly and errs early.
-            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down))
+            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down)),
+            signInMethod: previous?.signInMethod  // a refresh keeps how the session was made
         )
         return (session, tokens.isNewUser)
     }
 
-    func begin(_ data: Data) async throws -> SignInResult {
-        let (new, isNewUser) = try sessionFrom(data)
+    /// Starts the session a sign-in by `method` returned.
+    func begin(_ data: Data, _ method: SignInMethod) async throws -> SignInResult {
+        var (made, isNewUser) = try sessionFrom(data)
+        made.signInMethod = method
+        let new = made
         let failure = await exclusively { await self.start(new) }
         hub.emit(AuthStateChange(event: .signedIn, session: new))
         if let failure { throw GatehouseError.storage(failure) }

@@ -179,7 +179,7 @@ public actor GatehouseClient {
     ///   addresses), `userNotConfirmed` (the password was right but the code was never confirmed: show the
     ///   confirmation screen), `tooManyRequests` (failed attempts are throttled), or a transport failure.
     public func signIn(email: String, password: String) async throws -> Session {
-        try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password])).session
+        try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password]), .password).session
     }
 
     @discardableResult
@@ -246,7 +246,7 @@ public actor GatehouseClient {
         body["nonce"] = rawNonce
         body["email"] = email
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/apple", body: body))
+        return try await begin(try await call("POST", "/auth/apple", body: body), .apple)
     }
 
     /// Exchanges a Google ID token (from GoogleSignIn or Credential Manager) for a session.
@@ -264,7 +264,7 @@ public actor GatehouseClient {
         var body = ["id_token": idToken]
         body["nonce"] = rawNonce
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/google", body: body))
+        return try await begin(try await call("POST", "/auth/google", body: body), .google)
     }
 
     /// The URL that starts Sign in with Apple in a browser (web and Android-style flows); open it in
@@ -295,7 +295,7 @@ public actor GatehouseClient {
     ///   wrong: start the flow again), `invalidRequest`, or a transport failure.
     @discardableResult
     public func redeemHandoff(code: String, codeVerifier: String) async throws -> SignInResult {
-        try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]))
+        try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]), .apple)
     }
 
     // MARK: Profile
