@@ -97,6 +97,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     /// The codes whose server messages are written for people.
+    /// (Not ``ErrorCode/reauthenticationRequired``: its message tells developers which field to send.)
     static let codesWithMessagesForPeople: Set<ErrorCode> = [.invalidRequest, .invalidPassword, .conflict, .forbidden, .providerDisabled]
 
     private static func words(for server: ServerError) -> String {
@@ -111,6 +112,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
         case .invalidRequest, .invalidPassword: return "Check what you entered and try again."
         case .conflict: return "This is already in use by another account."
         case .forbidden: return "This isn't allowed for your account."
+        case .reauthenticationRequired: return "For your security, sign in again to do this."
         case .providerDisabled: return "This way of signing in isn't available."
         case .tooManyRequests:
             return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."

@@ -62,4 +62,14 @@ struct ErrorMessageTests {
         #expect(error.localizedDescription == "Something went wrong. Please try again.")
         #expect(String(reflecting: error).contains("Field 'x' failed validator V2."))
     }
+
+    @Test func everyKnownCodeHasWordsOfItsOwn() {
+        let stepUp = "This needs a recent sign-in. Sign in again with your password, or send your current password as current_password."
+        let refused = GatehouseError.server(ServerError(code: .reauthenticationRequired, message: stepUp, status: 403))
+        #expect(refused.localizedDescription == "For your security, sign in again to do this.", "not the field name")
+        for code in ErrorCode.known {
+            let error = GatehouseError.server(ServerError(code: code, message: "", status: 400, rawBody: "<html>"))
+            #expect(error.errorDescription?.isEmpty == false && error.errorDescription != "<html>", "\(code)")
+        }
+    }
 }
