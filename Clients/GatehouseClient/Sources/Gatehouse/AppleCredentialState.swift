@@ -6,7 +6,8 @@ import AuthenticationServices
 
 /// What Apple says about a Sign in with Apple user (`ASAuthorizationAppleIDProvider.getCredentialState`).
 /// Check it at launch for users who signed in with Apple: a revoked credential (the user removed the app
-/// from their Apple ID's "Sign in with Apple" list) must sign them out, as Apple's guidelines require.
+/// from their Apple ID's "Sign in with Apple" list) must sign them out, as Apple's guidelines require; it ends
+/// only a session made by Sign in with Apple (``Session/signInMethod``).
 public enum AppleCredentialState: Sendable, Equatable {
     /// Still authorised.
     case authorized
@@ -17,27 +18,33 @@ public enum AppleCredentialState: Sendable, Equatable {
     /// The app was transferred to another team; sign in again to migrate the user.
     case transferred
 
-    /// Whether this state ends the Gatehouse session.
+    /// Whether this state ends a Gatehouse session made by Sign in with Apple.
     public var endsSession: Bool { self == .revoked || self == .notFound }
 }
 
 extension GatehouseClient {
-    /// Signs out when `state` says Apple no longer vouches for the user (the decision part of
-    /// ``checkAppleCredential(appleUserID:)``, usable on every platform).
+    /// Signs out when `state` says Apple no longer vouches for the user and the session was made by Sign in with
+    /// Apple (the decision part of ``checkAppleCredential(appleUserID:)``, usable on every platform).
+    ///
+    /// Apple's answer is about one Apple ID, not about the session: a session made another way (email and
+    /// password, Google, a phone, the hosted page) is left alone, as is one stored by an SDK version that did not
+    /// record how it was made (``Session/signInMethod`` `nil`); only a ``SignInMethod/apple`` session ends.
     ///
     /// - Parameter state: What Apple answered.
     /// - Returns: Whether the session was ended.
-    /// - Throws: ``GatehouseError/storage(_:)`` when the store cannot delete the session (it ended anyway).
+    /// - Throws: ``GatehouseError/storage(_:)`` when the store cannot be read, or cannot delete the session (it
+    ///   ended anyway).
     @discardableResult
     public func apply(_ state: AppleCredentialState) async throws -> Bool {
-        guard state.endsSession, try loadedSession() != nil else { return false }
+        guard state.endsSession, let session = try loadedSession(), session.signInMethod == .apple else { return false }
         log(.info, "Apple reports the credential \(state); signing out")
         try await signOut()
         return true
     }
 
     #if canImport(AuthenticationServices) && !os(tvOS)
-    /// Asks Apple for the credential state of `appleUserID` and signs out when it is revoked or unknown.
+    /// Asks Apple for the credential state of `appleUserID` and signs out when it is revoked or unknown and the
+    /// session was made by Sign in with Apple (see ``apply(_:)``: other sessions are never ended by it).
     /// Call it at launch (and on `ASAuthorizationAppleIDProvider.credentialRevokedNotification`) for users who
     /// signed in with Apple; keep `ASAuthorizationAppleIDCredential.user` from their sign-in for it.
     ///

@@ -338,13 +338,16 @@ public final class AuthModel {
         }
     }
 
-    /// Words for people, by the contract's codes (``GatehouseError/errorDescription``).
+    /// Words for people, by the contract's codes (``GatehouseError/errorDescription``); never a server's text
+    /// meant for developers, a code the SDK does not know, or a proxy's page (those stay in
+    /// ``GatehouseError/debugDescription``, for logs).
     ///
     /// - Parameter error: What an SDK call threw.
-    /// - Returns: A sentence to show: fixed words for the common codes, the server's (safe) message for
-    ///   policy failures and conflicts, and the wait time for `too_many_requests` when the server gave one.
+    /// - Returns: A sentence to show: fixed words for the contract's codes, the server's message for the codes
+    ///   whose messages are written for people (a refused field or number, the password policy, a conflict), the
+    ///   wait time for `too_many_requests` when the server gave one, and a generic sentence otherwise.
     public static func message(for error: GatehouseError) -> String {
-        error.errorDescription ?? error.description
+        error.errorDescription ?? GatehouseError.somethingWentWrong
     }
 }
 #endif

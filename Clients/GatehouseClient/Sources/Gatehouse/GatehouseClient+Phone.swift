@@ -34,7 +34,7 @@ extension GatehouseClient {
     ///   ``sendPhoneCode(to:)``), `invalidRequest`, `providerDisabled`, `tooManyRequests`, or a transport failure.
     @discardableResult
     public func signInWithPhone(_ phone: String, code: String) async throws -> SignInResult {
-        try await begin(try await call("POST", "/auth/phone/verify", body: ["phone": phone, "code": code]))
+        try await begin(try await call("POST", "/auth/phone/verify", body: ["phone": phone, "code": code]), .phone)
     }
 
     /// Starts adding `phone` to the signed-in account: the server texts it a code, which ``verifyPhone(_:code:)``

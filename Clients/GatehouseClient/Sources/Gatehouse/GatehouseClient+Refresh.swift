@@ -9,24 +9,43 @@ import Foundation
 extension GatehouseClient {
     /// A refresh is joined only by callers holding the same refresh token: one left over from an earlier
     /// session (a sign-in happened meanwhile) is not the new session's refresh.
+    ///
+    /// The refresh runs in a task of its own, so a caller's cancellation never drops an answer that holds the
+    /// rotated token; the caller's wait is cancellable, though (see ``SharedRefresh``): a cancelled caller gets
+    /// `.transport(URLError(.cancelled))` at once, even while the refresh waits for the coordinator's lock.
     func refreshed(from current: Session) async throws -> Session {
-        if let refreshing, refreshing.token == current.refreshToken { return try await refreshing.task.value }
-        let task = Task { try await self.coordinatedRefresh(current) }
-        refreshing = (current.refreshToken, task)
-        defer { if refreshing?.task == task { refreshing = nil } }
-        return try await task.value
+        let shared: SharedRefresh
+        if let refreshing, refreshing.token == current.refreshToken, refreshing.shared.join() {
+            shared = refreshing.shared
+        } else {
+            shared = SharedRefresh { shared in try await self.coordinatedRefresh(current, shared) }
+            _ = shared.join()
+            refreshing = (current.refreshToken, shared)
+        }
+        do {
+            return try await shared.value()
+        } catch is CancellationError {
+            throw GatehouseError.transport(URLError(.cancelled))
+        }
     }
 
     /// A lock wait that timed out or was cancelled surfaces as the transport failure it resembles (the session
-    /// is kept; try again), so callers still see only ``GatehouseError``.
-    private func coordinatedRefresh(_ current: Session) async throws -> Session {
-        guard let coordinator = refreshCoordinator else { return try await performRefresh(current) }
+    /// is kept; try again), so callers still see only ``GatehouseError``. The refresh itself (once the lock is
+    /// held) runs in a task no cancellation reaches.
+    private func coordinatedRefresh(_ current: Session, _ shared: SharedRefresh) async throws -> Session {
+        defer { if refreshing?.shared === shared { refreshing = nil } }
+        let body: @Sendable () async throws -> Session = {
+            guard shared.begin() else { throw CancellationError() }  // every caller stopped waiting
+            return try await Task { try await self.performRefresh(current) }.value
+        }
+        guard let coordinator = refreshCoordinator else { return try await body() }
         do {
-            return try await coordinator.withExclusiveRefresh { try await self.performRefresh(current) }
+            return try await coordinator.withExclusiveRefresh(body)
         } catch RefreshCoordinatorError.timedOut {
             log(.warning, "another client held the refresh lock too long; the session is kept")
             throw GatehouseError.transport(URLError(.timedOut))
         } catch is CancellationError {
+            log(.info, "every caller stopped waiting for the refresh lock; nothing was sent")
             throw GatehouseError.transport(URLError(.cancelled))
         }
     }
@@ -62,7 +81,7 @@ extension GatehouseClient {
         }
         do {
             let body = ["refresh_token": presented.refreshToken]
-            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body))
+            let (new, _) = try sessionFrom(try await call("POST", "/auth/refresh", body: body), previous: presented)
             // A sign-out (or a new sign-in) while the refresh was in flight wins, in this client ...
             guard session?.refreshToken == presented.refreshToken else { throw GatehouseError.notSignedIn }
             // ... and in another one sharing the store: then the rotated session is not written back.
@@ -97,7 +116,7 @@ extension GatehouseClient {
     /// The refresh under way presents `new` now (it adopted a newer session), so callers holding `new` join it.
     private func rekeyRefresh(from old: String, to new: String) {
         guard let refreshing, refreshing.token == old else { return }
-        self.refreshing = (new, refreshing.task)
+        self.refreshing = (new, refreshing.shared)
     }
 
     /// Takes a session another client wrote to the store (nothing to write back).

@@ -64,15 +64,20 @@ extension GatehouseClient {
     /// refreshes once and retries. A 401 counts as a refused token when its body has no contract code or the
     /// code `unauthorized`; any other code (such as `invalid_credentials`) is returned as it is.
     ///
+    /// When the retry's fresh token is refused too, refreshing again would only rotate the refresh token on
+    /// every call, so the session ends (cleared, ``AuthEvent/sessionExpired``, as for `invalid_grant`) and the
+    /// call throws ``ErrorCode/unauthorized``: show sign-in. No further request is sent.
+    ///
     /// A 429 or 503 with a short `Retry-After` is waited out and retried (``Configuration/maxRetryAfter``).
     ///
     /// - Parameters:
     ///   - request: The request to your API; its `Authorization` header is set here.
     ///   - kind: Which token to attach: the access token (default), or the ID token for backends that verify
     ///     ID tokens (the seeds' FastAPI servers). Both are refreshed together.
-    /// - Returns: Your API's answer, whatever its status (a second 401 included).
-    /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended), or a transport
-    ///   failure; your API's own error statuses are returned, not thrown.
+    /// - Returns: Your API's answer, whatever its status (a 401 that is not a token refusal included).
+    /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended), `unauthorized` (the
+    ///   refreshed token was refused too: the session ended), or a transport failure; your API's own error
+    ///   statuses are returned, not thrown.
     public func send(_ request: URLRequest, token kind: BearerToken = .access) async throws -> (Data, HTTPURLResponse) {
         let token = try await validToken(kind)
         var first = request
@@ -82,7 +87,26 @@ extension GatehouseClient {
         let fresh = try await refreshAfterRejection(of: token, kind)
         var second = request
         second.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
-        return try await transmit(second)
+        let (retryData, retryResponse) = try await transmit(second)
+        guard Self.isTokenRejection(retryData, retryResponse) else { return (retryData, retryResponse) }
+        throw await endAfterRefusal(of: fresh, kind, ServerError.decode(retryData, retryResponse))
+    }
+
+    /// The token a refresh just issued was refused as well: ends the session (unless it has moved on meanwhile,
+    /// to a sign-in or another refresh) and returns the error to throw, always ``ErrorCode/unauthorized``.
+    private func endAfterRefusal(of fresh: String, _ kind: BearerToken, _ refusal: ServerError) async -> GatehouseError {
+        if await exclusively({ await self.endIfHeld(fresh, kind) }) {
+            log(.warning, "the server refused a freshly refreshed token too; the session ended")
+        }
+        var error = refusal
+        error.code = .unauthorized
+        return .server(error)
+    }
+
+    private func endIfHeld(_ token: String, _ kind: BearerToken) -> Bool {
+        guard let session, (kind == .id ? session.idToken : session.accessToken) == token else { return false }
+        end(.sessionExpired)  // a store that refuses the deletion is retried before the next use
+        return true
     }
 
     private func validToken(_ kind: BearerToken) async throws -> String {
@@ -184,13 +208,17 @@ extension GatehouseClient {
             accessToken: tokens.accessToken,
             refreshToken: tokens.refreshToken,
             // Whole seconds, rounded down: it survives any store's round trip exactly and errs early.
-            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down))
+            expiresAt: Date(timeIntervalSince1970: (now().timeIntervalSince1970 + tokens.expiresIn).rounded(.down)),
+            signInMethod: previous?.signInMethod  // a refresh keeps how the session was made
         )
         return (session, tokens.isNewUser)
     }
 
-    func begin(_ data: Data) async throws -> SignInResult {
-        let (new, isNewUser) = try sessionFrom(data)
+    /// Starts the session a sign-in by `method` returned.
+    func begin(_ data: Data, _ method: SignInMethod) async throws -> SignInResult {
+        var (made, isNewUser) = try sessionFrom(data)
+        made.signInMethod = method
+        let new = made
         let failure = await exclusively { await self.start(new) }
         hub.emit(AuthStateChange(event: .signedIn, session: new))
         if let failure { throw GatehouseError.storage(failure) }

@@ -70,7 +70,7 @@ extension GatehouseClient {
         urlRequest.httpBody = Data((form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
         let (data, response) = try await transmit(urlRequest)
         guard (200..<300).contains(response.statusCode) else { throw GatehouseError.server(Self.oauthError(data, response)) }
-        return try await begin(data)
+        return try await begin(data, request.signInMethod)
     }
 
     /// An RFC 6749 error body (`{"error", "error_description"}`) as a ``ServerError``.
@@ -84,5 +84,17 @@ extension GatehouseClient {
             requestID: response.value(forHTTPHeaderField: "X-Request-Id"),
             retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
         )
+    }
+}
+
+extension WebUIRequest {
+    /// How a session from this request was made: Apple or Google when it went straight there; otherwise the
+    /// hosted page, where the user may have chosen any method (so it is not known to be Apple's).
+    var signInMethod: SignInMethod {
+        switch provider {
+        case .apple: .apple
+        case .google: .google
+        case .hostedPage: .hostedUI
+        }
     }
 }

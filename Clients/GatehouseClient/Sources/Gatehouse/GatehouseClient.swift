@@ -8,7 +8,7 @@ import FoundationNetworking
 /// ``TokenStore``, refreshed ahead of expiry, one refresh at a time), and authorised requests.
 ///
 /// A network failure never signs the user out; only the server refusing the refresh token
-/// (`invalid_grant`) does, with ``AuthEvent/sessionExpired``.
+/// (`invalid_grant`), or refusing the access token a refresh has just issued, does, with ``AuthEvent/sessionExpired``.
 public actor GatehouseClient {
     /// The server and refresh settings this client was made with.
     public let configuration: Configuration
@@ -29,7 +29,7 @@ public actor GatehouseClient {
     /// The session ended but the store refused to delete it; deleted again before the next use.
     var uncleared = false
     /// The refresh under way and the refresh token it presents, shared by every caller holding that token.
-    var refreshing: (token: String, task: Task<Session, Error>)?
+    var refreshing: (token: String, shared: SharedRefresh)?
 
     /// A client with every part chosen: tests pass a stub transport and a fixed clock, apps usually
     /// only a store (``KeychainTokenStore``, ``FileTokenStore``).
@@ -179,7 +179,7 @@ public actor GatehouseClient {
     ///   addresses), `userNotConfirmed` (the password was right but the code was never confirmed: show the
     ///   confirmation screen), `tooManyRequests` (failed attempts are throttled), or a transport failure.
     public func signIn(email: String, password: String) async throws -> Session {
-        try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password])).session
+        try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password]), .password).session
     }
 
     @discardableResult
@@ -246,7 +246,7 @@ public actor GatehouseClient {
         body["nonce"] = rawNonce
         body["email"] = email
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/apple", body: body))
+        return try await begin(try await call("POST", "/auth/apple", body: body), .apple)
     }
 
     /// Exchanges a Google ID token (from GoogleSignIn or Credential Manager) for a session.
@@ -264,7 +264,7 @@ public actor GatehouseClient {
         var body = ["id_token": idToken]
         body["nonce"] = rawNonce
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/google", body: body))
+        return try await begin(try await call("POST", "/auth/google", body: body), .google)
     }
 
     /// The URL that starts Sign in with Apple in a browser (web and Android-style flows); open it in
@@ -295,7 +295,7 @@ public actor GatehouseClient {
     ///   wrong: start the flow again), `invalidRequest`, or a transport failure.
     @discardableResult
     public func redeemHandoff(code: String, codeVerifier: String) async throws -> SignInResult {
-        try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]))
+        try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]), .apple)
     }
 
     // MARK: Profile
@@ -304,7 +304,7 @@ public actor GatehouseClient {
     ///
     /// - Returns: The profile.
     /// - Throws: ``GatehouseError``: `notSignedIn`, `invalidGrant` (the session ended: sign in again),
-    ///   `unauthorized` (the token was refused even after a refresh), or a transport failure.
+    ///   `unauthorized` (the token was refused even after a refresh: the session ended), or a transport failure.
     public func profile() async throws -> Profile {
         try decode(Profile.self, try await authorized("GET", "/me", body: nil))
     }

@@ -78,19 +78,3 @@ public struct Profile: Codable, Sendable, Equatable {
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
     }
 }
-
-/// What happened to the session, for UI that follows it.
-public enum AuthEvent: Sendable, Equatable {
-    /// The first element of ``GatehouseClient/authStateChanges``: the state when the stream began.
-    case initialSession
-    /// A sign-in of any kind stored a new session.
-    case signedIn
-    /// The user signed out (on this device, or everywhere).
-    case signedOut
-    /// The tokens were refreshed; the user is still signed in.
-    case tokenRefreshed
-    /// The server refused the refresh token (revoked, expired or reused): sign in again.
-    case sessionExpired
-    /// The account was deleted with ``GatehouseClient/deleteAccount()``.
-    case userDeleted
-}

@@ -4,7 +4,9 @@ import Foundation
 public struct ServerError: Sendable, Equatable {
     /// The contract's stable code; decide on this, never on ``message``.
     public var code: ErrorCode
-    /// Human-readable text from the server, safe to show.
+    /// The server's own text, for logs and support requests: it may be written for developers ("A valid access
+    /// token is required."), so show ``GatehouseError/errorDescription`` (`localizedDescription`) instead. For a
+    /// body that is not the contract's (a proxy's page), the HTTP status text; the body is in ``rawBody``.
     public var message: String
     /// The HTTP status (400, 401, 403, 429, 503 …).
     public var status: Int
@@ -12,4 +14,10 @@ public struct ServerError: Sendable, Equatable {
     public var requestID: String?
     /// Seconds to wait (429, 503), from `Retry-After`.
     public var retryAfter: Int?
+    /// The start (at most 512 characters) of a body that is not the contract's error shape, such as a proxy's
+    /// HTML page, for logs; `nil` for a contract error body.
+    public var rawBody: String? = nil
+
+    /// Whether ``message`` came from a contract error body (rather than a proxy's page or the status text).
+    var isContractBody: Bool { rawBody == nil }
 }

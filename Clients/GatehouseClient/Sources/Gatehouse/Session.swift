@@ -13,6 +13,9 @@ public struct Session: Codable, Sendable, Equatable {
     public var refreshToken: String
     /// When the access token expires (from `expires_in` at issue time).
     public var expiresAt: Date
+    /// How the session was made, as the client recorded it at sign-in (kept through refreshes); `nil` for a
+    /// session stored by an SDK version that did not record it, which counts as not ``SignInMethod/apple``.
+    public var signInMethod: SignInMethod?
 
     /// A session from its parts (tests, or migrating a session kept elsewhere).
     ///
@@ -21,11 +24,13 @@ public struct Session: Codable, Sendable, Equatable {
     ///   - accessToken: The access token.
     ///   - refreshToken: The refresh token.
     ///   - expiresAt: When the access token expires.
-    public init(idToken: String, accessToken: String, refreshToken: String, expiresAt: Date) {
+    ///   - signInMethod: How the session was made, when known.
+    public init(idToken: String, accessToken: String, refreshToken: String, expiresAt: Date, signInMethod: SignInMethod? = nil) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+        self.signInMethod = signInMethod
     }
 
     /// Whether the access token expires within `leeway` seconds of `now`.

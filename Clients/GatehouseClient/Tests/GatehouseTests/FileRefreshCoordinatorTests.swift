@@ -64,4 +64,49 @@ struct FileRefreshCoordinatorTests {
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }
+
+    /// A client's refresh waiting for a lock another process holds: cancelling the caller ends the call at once
+    /// (not after the coordinator's timeout), with the SDK's cancellation error, and the abandoned wait ends too.
+    @Test func aCancelledCallerStopsWaitingForTheLockAtOnce() async throws {
+        let held = try HeldLock()
+        let transport = SharedStoreTests.rotatingServer()
+        let client = SharedStoreTests().client(
+            transport,
+            InMemoryTokenStore(SharedStoreTests.expiring),
+            FileRefreshCoordinator(url: held.url, timeout: 3)
+        )
+        let call = Task { try await client.validAccessToken() }
+        while await client.refreshing == nil { await Task.yield() }  // the refresh is waiting for the lock
+        let cancelled = Date()
+        call.cancel()
+        await expectError({ $0.isCancelled }, { _ = try await call.value })
+        let waited = Date().timeIntervalSince(cancelled)
+        #expect(waited < 0.5, "the cancelled call returned after \(waited) s")
+        let deadline = Date().addingTimeInterval(2)
+        while await client.refreshing != nil, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(await client.refreshing == nil, "nobody waits any more, so the lock wait was given up")
+        held.release()
+        #expect(try await client.validAccessToken() == "access-2")
+        #expect(transport.requests(to: "/auth/refresh").count == 1, "the abandoned wait sent nothing")
+        #expect(client.currentSession?.refreshToken == "refresh-2")
+    }
+
+    /// Cancelling one of two callers sharing a refresh ends that call only: the other still gets the refresh.
+    @Test func aCancelledCallerLeavesTheSharedRefreshToTheOthers() async throws {
+        let held = try HeldLock()
+        let transport = SharedStoreTests.rotatingServer()
+        let client = SharedStoreTests().client(
+            transport,
+            InMemoryTokenStore(SharedStoreTests.expiring),
+            FileRefreshCoordinator(url: held.url, timeout: 10)
+        )
+        let kept = Task { try await client.validAccessToken() }
+        while await client.refreshing == nil { await Task.yield() }  // kept waits for the lock
+        let cancelled = Task { try await client.validAccessToken() }
+        cancelled.cancel()
+        await expectError({ $0.isCancelled }, { _ = try await cancelled.value })
+        held.release()
+        #expect(try await kept.value == "access-2")
+        #expect(transport.requests(to: "/auth/refresh").count == 1)
+    }
 }

@@ -152,3 +152,43 @@ extension SessionSafetyTests {
         #expect(await received.next() == .signedIn, "no tokenRefreshed in between")
     }
 }
+
+extension SessionSafetyTests {
+    /// A server that refuses every access token, fresh ones included, while it still rotates refresh tokens.
+    static func refusingServer() -> StubTransport {
+        StubTransport { request in
+            if request.url!.path == "/auth/refresh" { return (200, [:], StubTransport.tokens("2")) }
+            if request.url!.path == "/auth/signin" { return (200, [:], StubTransport.tokens("90")) }
+            let challenge = ["WWW-Authenticate": #"Bearer error="invalid_token""#]
+            return (401, challenge, StubTransport.error("unauthorized", "A valid access token is required."))
+        }
+    }
+
+    /// One refresh, one refusal of the new token: the session ends instead of rotating on every later call.
+    @Test func aFreshTokenThatIsRefusedTooEndsTheSession() async throws {
+        let transport = Self.refusingServer()
+        let store = InMemoryTokenStore(Self.stored)
+        let client = client(transport, store: store)
+        let events = client.events
+        await expectError(.unauthorized) { _ = try await client.profile() }
+        #expect(transport.requests.map { $0.url!.path } == ["/me", "/auth/refresh", "/me"], "one refresh, one retry")
+        #expect(try store.load() == nil && client.currentSession == nil, "the session ended")
+        await #expect(throws: GatehouseError.notSignedIn) { try await client.profile() }
+        #expect(transport.requests.count == 3, "no further requests, no further rotation")
+        try await client.signIn(email: "a@example.com", password: "pw")  // a later event, so a missing one cannot hang the test
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .tokenRefreshed)
+        #expect(await iterator.next() == .sessionExpired)
+    }
+
+    /// The same for your own API through `send`: the second refusal throws instead of rotating again next time.
+    @Test func yourAPIRefusingAFreshTokenEndsTheSession() async throws {
+        let transport = Self.refusingServer()
+        let client = client(transport, store: InMemoryTokenStore(Self.stored))
+        await expectError(.unauthorized) { _ = try await client.send(URLRequest(url: base.appendingPathComponent("api/orders"))) }
+        #expect(transport.requests(to: "/auth/refresh").count == 1 && transport.requests(to: "/api/orders").count == 2)
+        #expect(client.currentSession == nil)
+        await #expect(throws: GatehouseError.notSignedIn) { _ = try await client.send(URLRequest(url: base.appendingPathComponent("api/orders"))) }
+        #expect(transport.requests.count == 3)
+    }
+}
