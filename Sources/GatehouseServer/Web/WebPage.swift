@@ -28,6 +28,8 @@ struct WebPage: Sendable {
         ])
         // The phone panel shows only where phone sign-in can answer (countries allowed, embedded pool).
         if c.smsCountries.isEnabled, c.identityProvider == .embedded { config["phone_sign_in"] = .bool(true) }
+        // Passkey sign-in and registration show where the server verifies them.
+        if c.passkeys.rpID != nil, c.identityProvider == .embedded { config["passkeys"] = .bool(true) }
         if let services = c.appleServicesID, !c.allowedAppleAudiences.isEmpty {
             config["apple_services_id"] = .string(services)
             config["apple_redirect_uri"] = .string(c.webAppleRedirectURI ?? c.resolvedIssuer + "/")
