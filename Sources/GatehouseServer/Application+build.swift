@@ -166,6 +166,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             limiter: limiter,
             events: metrics
         ),
+        secondFactor: SecondFactor(
+            strategy: provider as? any SecondFactorStrategy,
+            store: store,
+            box: box,
+            clock: clock,
+            random: random,
+            limiter: limiter,
+            events: metrics,
+            issuerName: configuration.pool.appName
+        ),
         stepUp: stepUp,
         limiter: limiter,
         domainEvents: domainEvents
@@ -205,6 +215,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         accounts: useCases.accounts,
         profiles: useCases.profiles,
         passkeys: useCases.passkeys,
+        secondFactor: useCases.secondFactor,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),

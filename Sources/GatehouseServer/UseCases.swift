@@ -9,6 +9,7 @@ package struct UseCases: Sendable {
     package let accounts: Accounts
     package let profiles: Profiles
     package let passkeys: Passkeys
+    package let secondFactor: SecondFactor
     package let stepUp: StepUp
     package let limiter: RateLimiter
     package let domainEvents: DomainEvents

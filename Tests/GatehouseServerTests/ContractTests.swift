@@ -164,6 +164,7 @@ struct ContractTests {
         // The seed 003 (Hero365) API under /api/v1.
         try await exerciseCompatAPI(client, app: app, issuer: issuer, s)
         try await exercisePhone(client, app: app, s)
+        try await exerciseSecondFactor(client, app: app, s)
 
         // Last, the account goes.
         let last = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "another horse 5"])

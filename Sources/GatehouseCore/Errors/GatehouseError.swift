@@ -23,6 +23,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case userNotConfirmed = "user_not_confirmed"
             case forbidden = "forbidden"
             case reauthenticationRequired = "reauthentication_required"
+            case mfaRequired = "mfa_required"
             case notFound = "not_found"
             case conflict = "conflict"
             case tooManyRequests = "too_many_requests"
@@ -63,6 +64,9 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         /// 403: a sensitive action (deleting the account, changing its phone number) needs a sign-in at
         /// least as strong as the strongest way into the account, or its current password.
         public static let reauthenticationRequired = Code(.reauthenticationRequired)
+        /// 403: the first factor was right, and the account has a second one: redeem ``GatehouseError/mfaToken``
+        /// with a code at `POST /auth/mfa/verify`.
+        public static let mfaRequired = Code(.mfaRequired)
         /// 404: the resource does not exist (or no longer does).
         public static let notFound = Code(.notFound)
         /// 409: the change collides with existing state (a provider sign-in for an email a password account owns).
@@ -87,6 +91,8 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
     public let retryAfter: Int?
     /// Internal detail for the log; never sent to a client.
     public let cause: String?
+    /// The sealed second-step challenge of an `mfa_required` refusal; sent to the client.
+    public let mfaToken: String?
 
     /// An error with an explicit code and client-facing message; prefer the named factories below.
     /// - Parameters:
@@ -94,11 +100,13 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
     ///   - message: Text safe to show a client: no secrets, tokens, codes, passwords or internal causes.
     ///   - retryAfter: Seconds a client should wait; set for `too_many_requests` only.
     ///   - cause: Internal detail for the log; never sent to a client.
-    public init(_ code: Code, _ message: String, retryAfter: Int? = nil, cause: String? = nil) {
+    ///   - mfaToken: The second-step challenge of an `mfa_required` refusal.
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil, cause: String? = nil, mfaToken: String? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.cause = cause
+        self.mfaToken = mfaToken
     }
 
     /// Code, message and cause, for logs only: it contains ``cause``, so it must never reach a client.
@@ -108,6 +116,13 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
 }
 
 extension GatehouseError {
+    /// The first factor was right and the account has a second one (403 `mfa_required`, with the challenge).
+    /// - Parameter token: The sealed challenge for `POST /auth/mfa/verify`.
+    /// - Returns: The error.
+    public static func mfaRequired(token: String) -> GatehouseError {
+        .init(.mfaRequired, "Enter the code from your authenticator app (or a recovery code) to finish signing in.", mfaToken: token)
+    }
+
     /// A malformed request (400).
     /// - Parameter message: Which field is wrong and how, safe to show the client (never echo a secret).
     /// - Returns: An `invalid_request` error.

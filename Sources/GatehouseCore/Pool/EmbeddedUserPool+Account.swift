@@ -58,7 +58,7 @@ extension EmbeddedUserPool {
         }
     }
 
-    /// Deletes the user, the app profile, every session, code, passkey and linked identity in one transaction;
+    /// Deletes the user, the app profile, every session, code, passkey, second factor and linked identity in one transaction;
     /// the user's Apple tokens are queued for revocation in the same transaction.
     /// - Parameters:
     ///   - principal: The caller.
@@ -72,6 +72,7 @@ extension EmbeddedUserPool {
             let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
             try await tx.deleteCodes(userID: sub)
             try await tx.deletePasskeys(userID: sub)
+            try await tx.deleteMFA(userID: sub)
             try await tx.deleteUser(id: sub)
             return queued
         }

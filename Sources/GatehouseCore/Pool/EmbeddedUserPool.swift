@@ -102,8 +102,10 @@ public struct EmbeddedUserPool: IdentityProvider {
         )
     }
 
-    /// Stores the session and its first refresh token for `userID` inside `tx`.
+    /// Stores the session and its first refresh token for `userID` inside `tx`; a user with a confirmed
+    /// second factor gets `mfa_required` instead (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
     func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
+        try await requireSecondFactor(start, userID: userID, in: tx)
         let session = SessionRecord(id: start.sessionID, userID: userID, method: start.method, authTime: start.at, createdAt: start.at)
         try await tx.insertSession(session)
         try await tx.insertRefreshToken(

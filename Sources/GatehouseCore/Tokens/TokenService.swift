@@ -86,6 +86,8 @@ public struct TokenService: Sendable {
             id.bool("phone_number_verified", true)
         }
         if let nonce { id.string("nonce", nonce) }
+        let amr = Self.authenticationMethods(session.method)
+        if !amr.isEmpty { id.strings("amr", amr) }
         var access = JSONObjectWriter()
         access.string("sub", subject.sub)
         access.string("iss", settings.issuer)
@@ -98,11 +100,33 @@ public struct TokenService: Sendable {
         access.string("jti", random.uuid())
         access.string("origin_jti", session.id)
         access.string("username", subject.sub)
+        if !amr.isEmpty { access.strings("amr", amr) }
         return Issued(
             idToken: try Self.sign(id.finish(), with: keys.idSigner),
             accessToken: try Self.sign(access.finish(), with: keys.accessSigner),
             expiresIn: Int(settings.accessTokenLifetime)
         )
+    }
+
+    /// The `amr` claim (RFC 8176) for a session's method: `pwd`, `sms`, `fed` (Google, Apple), `hwk` (a
+    /// passkey: a key held by an authenticator that verified the user), `otp` (an authenticator-app or
+    /// recovery code), and `mfa` when more than one factor (or a passkey's two in one) signed the user in.
+    /// - Parameter method: The session's method (`password+otp` after a second factor).
+    /// - Returns: The values, in order.
+    public static func authenticationMethods(_ method: String) -> [String] {
+        var values: [String] = []
+        for part in method.split(separator: "+") {
+            switch part {
+            case "password": values.append("pwd")
+            case "phone": values.append("sms")
+            case "google", "apple": values.append("fed")
+            case "passkey": values.append(contentsOf: ["hwk", "user"])
+            case "otp": values.append("otp")
+            default: break
+            }
+        }
+        if method.contains("+") || method == "passkey" { values.append("mfa") }
+        return values
     }
 
     static func sign(_ claims: [UInt8], with key: SigningKey) throws -> String {

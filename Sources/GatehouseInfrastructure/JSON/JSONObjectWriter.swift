@@ -37,6 +37,16 @@ package struct JSONObjectWriter: Sendable {
         bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
     }
 
+    package mutating func strings(_ name: String, _ values: [String]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(value, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     package mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes

@@ -106,6 +106,7 @@ extension CognitoAPIController {
             try await accounts.delete(for: principal, client: client, logger: logger)
             return .object([:])
         default:
+            if let answer = try await performMFA(operation, input, context: context) { return answer }
             throw Self.refusal(operation, request: request)
         }
     }
@@ -139,13 +140,11 @@ extension CognitoAPIController {
                 ]),
             ])
         case "USER_PASSWORD_AUTH":
-            let tokens = try await passwords.signIn(
-                email: try parameter("USERNAME"),
-                password: try parameter("PASSWORD"),
-                client: context.client,
-                logger: context.logger
-            )
-            return .object(["ChallengeParameters": .object([:]), "AuthenticationResult": Self.authenticationResult(tokens)])
+            let email = try parameter("USERNAME")
+            let password = try parameter("PASSWORD")
+            return try await signInStep {
+                try await passwords.signIn(email: email, password: password, client: context.client, logger: context.logger)
+            }
         case "REFRESH_TOKEN_AUTH", "REFRESH_TOKEN":
             // Our refresh tokens rotate: the answer carries the successor, which older Amplify versions
             // ignore (they keep the old token, which works again within the grace window only).
@@ -160,6 +159,7 @@ extension CognitoAPIController {
     private func respondToAuthChallenge(_ input: CognitoAPIInput, context: GatehouseRequestContext) async throws -> JSONValue {
         try requireClient(input)
         let name = try input.string("ChallengeName")
+        if name == "SOFTWARE_TOKEN_MFA" { return try await respondToMFAChallenge(input, context: context) }
         guard name == "PASSWORD_VERIFIER" else { throw CognitoAPIError.invalidParameter("ChallengeName \(name.prefix(64)) is not supported.") }
         let responses = try input.stringMap("ChallengeResponses")
         guard let block = responses["PASSWORD_CLAIM_SECRET_BLOCK"], let timestamp = responses["TIMESTAMP"],
@@ -169,17 +169,18 @@ extension CognitoAPIController {
                 "ChallengeResponses must carry USERNAME, TIMESTAMP, PASSWORD_CLAIM_SECRET_BLOCK and PASSWORD_CLAIM_SIGNATURE."
             )
         }
-        let tokens = try await passwords.finishSRP(
-            SRPClaim(secretBlock: block, timestamp: timestamp, signature: signature),
-            clientID: client.id,
-            client: context.client,
-            logger: context.logger
-        )
-        return .object(["ChallengeParameters": .object([:]), "AuthenticationResult": Self.authenticationResult(tokens)])
+        return try await signInStep {
+            try await passwords.finishSRP(
+                SRPClaim(secretBlock: block, timestamp: timestamp, signature: signature),
+                clientID: client.id,
+                client: context.client,
+                logger: context.logger
+            )
+        }
     }
 
     /// The principal of `AccessToken`, verified as on the native API's protected routes.
-    private func authenticate(_ input: CognitoAPIInput, logger: Logger) async throws -> Principal {
+    func authenticate(_ input: CognitoAPIInput, logger: Logger) async throws -> Principal {
         try await sessions.authenticate(bearer: try input.string("AccessToken"), logger: logger)
     }
 
@@ -198,8 +199,7 @@ extension CognitoAPIController {
             return CognitoAPIError("MissingAuthenticationTokenException", "Missing Authentication Token")
         }
         let tokenOperations = [
-            "ConfirmDevice", "ListDevices", "ForgetDevice", "GetDevice", "UpdateDeviceStatus", "AssociateSoftwareToken",
-            "VerifySoftwareToken", "SetUserMFAPreference", "SetUserSettings", "GetUserAttributeVerificationCode", "VerifyUserAttribute",
+            "ConfirmDevice", "ListDevices", "ForgetDevice", "GetDevice", "UpdateDeviceStatus", "SetUserSettings", "GetUserAttributeVerificationCode", "VerifyUserAttribute",
             "DeleteUserAttributes", "GetUserAuthFactors", "ListWebAuthnCredentials", "StartWebAuthnRegistration",
             "CompleteWebAuthnRegistration", "DeleteWebAuthnCredential", "GetSigningCertificate", "GetUICustomization",
         ]

@@ -15,6 +15,7 @@ struct CognitoAPIController {
     let sessions: Sessions
     let accounts: Accounts
     let profiles: Profiles
+    let secondFactor: SecondFactor
     let client: AppClient
     let body: RequestBodyReader
 

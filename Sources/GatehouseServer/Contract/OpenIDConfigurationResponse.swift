@@ -18,7 +18,7 @@ public struct OpenIDConfigurationResponse: ContractResponse, Equatable {
     public let codeChallengeMethodsSupported: [String]?
     public let claimsSupported = [
         "sub", "iss", "aud", "exp", "iat", "auth_time", "jti", "origin_jti", "token_use", "email", "email_verified",
-        "cognito:username", "name", "nonce", "client_id", "scope", "username",
+        "cognito:username", "name", "nonce", "client_id", "scope", "username", "amr",
     ]
 
     enum CodingKeys: String, CodingKey {

@@ -10,6 +10,7 @@ import Hummingbird
 struct HostedPagesController {
     let responder: HostedUIResponder
     let passwords: PasswordAuthentication
+    let secondFactor: SecondFactor
     let body: RequestBodyReader
 
     /// Adds the routes.
@@ -24,6 +25,7 @@ struct HostedPagesController {
         group.post("/resendCode", use: resend)
         group.post("/forgotPassword", use: forgot)
         group.post("/confirmForgotPassword", use: reset)
+        group.post("/mfa", use: mfa)
     }
 
     static func title(_ screen: HostedPage.Screen) -> String {
@@ -33,6 +35,7 @@ struct HostedPagesController {
         case .confirm: "Confirm your email"
         case .forgot: "Reset your password"
         case .reset: "Choose a new password"
+        case .mfa: "Enter your code"
         case .message: "Sign-in"
         }
     }
@@ -113,8 +116,30 @@ struct HostedPagesController {
                 return try responder.signedIn(posted.authorization, tokens: tokens)
             } catch let error as GatehouseError where error.code == .userNotConfirmed {
                 return refused(error, .confirm, posted, request)
+            } catch let error as GatehouseError where error.code == .mfaRequired {
+                var page = HostedPage(.mfa, title: Self.title(.mfa))
+                page.notice = error.message
+                page.mfaToken = error.mfaToken
+                return responder.page(page, for: posted.authorization, request: request)
             } catch let error as GatehouseError {
                 return refused(error, .login, posted, request)
+            }
+        }
+    }
+
+    @Sendable func mfa(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try await read(request) { posted in
+            let token = posted.fields["mfa_token"] ?? ""
+            do {
+                let tokens = try await secondFactor.verify(token: token, code: posted.fields["code"] ?? "", client: context.client, logger: context.logger)
+                return try responder.signedIn(posted.authorization, tokens: tokens)
+            } catch let error as GatehouseError where error.code == .invalidGrant {
+                return refused(error, .login, posted, request)
+            } catch let error as GatehouseError {
+                var page = HostedPage(.mfa, title: Self.title(.mfa))
+                page.error = error.message
+                page.mfaToken = token
+                return responder.page(page, for: posted.authorization, request: request, status: error.status)
             }
         }
     }

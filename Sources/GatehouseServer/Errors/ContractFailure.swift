@@ -14,6 +14,8 @@ protocol ContractFailure: HTTPResponseError {
     var logCause: String? { get }
     /// Headers the answer carries besides the content type and `no-store`.
     var extraHeaders: HTTPFields { get }
+    /// The second-step challenge of an `mfa_required` refusal, sent in the body.
+    var mfaToken: String? { get }
 }
 
 extension ContractFailure {
@@ -22,7 +24,7 @@ extension ContractFailure {
     func contractResponse() -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         headers.append(contentsOf: extraHeaders)
-        let body = (try? ErrorResponse(code: wireCode, message: message).jsonBytes()) ?? []
+        let body = (try? ErrorResponse(code: wireCode, message: message, mfaToken: mfaToken).jsonBytes()) ?? []
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -12,6 +12,7 @@ struct GatehouseRouter {
     let accounts: Accounts
     let profiles: Profiles
     let passkeys: Passkeys
+    let secondFactor: SecondFactor
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -68,6 +69,7 @@ struct GatehouseRouter {
                 sessions: sessions,
                 accounts: accounts,
                 profiles: profiles,
+                secondFactor: secondFactor,
                 client: cognitoAPIClient,
                 body: body
             )
@@ -76,7 +78,10 @@ struct GatehouseRouter {
         if let hostedUI {
             OAuthController(responder: hostedUI, sessions: sessions, profiles: profiles, body: body, authenticator: authenticator)
                 .addRoutes(to: routes)
-            HostedPagesController(responder: hostedUI, passwords: passwords, body: body).addRoutes(to: routes)
+            HostedPagesController(responder: hostedUI, passwords: passwords, secondFactor: secondFactor, body: body).addRoutes(to: routes)
+        }
+        if secondFactor.isAvailable {
+            SecondFactorController(secondFactor: secondFactor, body: body, authenticator: authenticator).addRoutes(to: routes)
         }
         if passkeys.settings != nil {
             PasskeyController(passkeys: passkeys, body: body, authenticator: authenticator).addRoutes(to: routes)

@@ -5,7 +5,7 @@ import GatehouseCore
 struct HostedPage {
     /// Which form the page shows.
     enum Screen: String {
-        case login, signup, confirm, forgot, reset, message
+        case login, signup, confirm, forgot, reset, mfa, message
     }
 
     var screen: Screen
@@ -22,6 +22,8 @@ struct HostedPage {
     /// `/oauth2/authorize` links for the provider buttons.
     var googleLink: String?
     var appleLink: String?
+    /// The second-step challenge the MFA form carries.
+    var mfaToken: String?
 
     init(_ screen: Screen, title: String) {
         self.screen = screen
@@ -43,6 +45,7 @@ struct HostedPage {
         if let message { context["message"] = message }
         context["email"] = email ?? request?.loginHint ?? ""
         context["name"] = name ?? ""
+        if let mfaToken { context["mfaToken"] = mfaToken }
         if let request {
             let items = request.continuingOnPage.queryItems
             var hidden: [[String: String]] = items.map { ["name": $0.name, "value": $0.value] }

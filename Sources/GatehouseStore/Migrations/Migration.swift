@@ -31,5 +31,6 @@ struct Migration: Sendable {
         .throttleMilliseconds,
         .srpVerifiers,
         .passkeys,
+        .secondFactor,
     ]
 }

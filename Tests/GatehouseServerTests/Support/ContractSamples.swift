@@ -57,7 +57,9 @@ actor ContractSamples {
         ("/api/v1/auth/google/signin", "post", CompatGoogleSignInRequest.fields), ("/api/v1/auth/signup", "post", SignUpRequest.fields),
         ("/api/v1/auth/signin", "post", SignInRequest.fields), ("/api/v1/auth/refresh", "post", RefreshTokenRequest.fields),
         ("/auth/phone/send", "post", PhoneRequest.fields), ("/auth/phone/verify", "post", PhoneCodeRequest.fields),
-        ("/me/phone", "post", AddPhoneRequest.fields), ("/me", "delete", StepUpRequest.fields), ("/me/phone/verify", "post", PhoneCodeRequest.fields),
+        ("/me/phone", "post", AddPhoneRequest.fields), ("/auth/mfa/verify", "post", MFAVerifyRequest.fields),
+        ("/me/mfa/totp/verify", "post", MFACodeRequest.fields), ("/me/mfa/totp", "delete", MFACodeRequest.fields),
+        ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields), ("/me/phone/verify", "post", PhoneCodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
     ]
 
