@@ -1,4 +1,6 @@
 """The OpenAPI document as test_contract.py needs it: operations, `$ref`s followed, `allOf` merged."""
+import re
+
 import yaml
 
 
@@ -28,8 +30,20 @@ class Document:
             node["properties"], node["required"] = props, sorted(set(required))
         return node
 
+    @staticmethod
+    def shape(path):
+        """A path with its parameters blanked (`/me/passkeys/{id}` and `/me/passkeys/{}` alike: `/me/passkeys/{}`)."""
+        return re.sub(r"\{[^}/]*\}", "{}", path)
+
+    def path_item(self, path):
+        """The document's path item for `path`, whose `{}` segments (a template literal's `${...}`) match its parameters."""
+        paths = self.root.get("paths") or {}
+        if path in paths:
+            return paths[path]
+        return next((item for key, item in paths.items() if self.shape(key) == self.shape(path)), None)
+
     def operation(self, method, path):
-        return (self.root.get("paths", {}).get(path) or {}).get(method.lower())
+        return (self.path_item(path) or {}).get(method.lower())
 
     def request_schema(self, method, path):
         body = self.resolve((self.operation(method, path) or {}).get("requestBody"))

@@ -20,7 +20,13 @@ field list is what the page really does, not a list kept by hand:
     (to the end of its block), a function it is passed to (that function's parameter), through aliases
     (`const err = (data && data.error) || {}`) and array callbacks (`(me.identities || []).map((i) => i.provider)`);
     a wrapper that returns the answer hands it to its caller;
-  * reads in the fetch helper itself are of error bodies, checked against every documented error schema.
+  * reads in the fetch helper itself are of error bodies, checked against every documented error schema;
+  * a path written as a template literal (`/me/passkeys/${encodeURIComponent(id)}`) matches the document's path
+    with a parameter in that segment (`/me/passkeys/{id}`).
+
+The passkey endpoints are not in openapi.yaml yet: contract_stand_ins.py describes them from docs/passkeys.md and
+app.js is checked against those like the rest, except for WebAuthn's own JSON (see there for why, and for the
+rules that keep a stand-in from outliving its reason).
 
 Anything it cannot follow (an answer used some other way, a body that is not an object literal or a
 named one, a documented path string that no API call accounts for) is a failure too, so a change in
@@ -28,8 +34,10 @@ app.js's shape asks for this checker to be taught rather than passing silently.
 """
 import argparse
 import os
+import re
 import sys
 
+from contract_stand_ins import add_stand_ins, uncalled
 from js_source import Source
 from openapi_document import Document
 
@@ -149,10 +157,12 @@ class Checker:
         if callee == self.helper[0]:
             slots = {slot: value(args[i]) if i < len(args) else None for slot, i in self.helper[1].items()}
             method, path = slots["method"], slots["path"]
-            if not all(r and r[1] == r[0] + 1 and self.s.t[r[0]].kind == "str" for r in (method, path)):
+            if not all(r and r[1] == r[0] + 1 and self.s.t[r[0]].kind in kinds for r, kinds in ((method, ("str",)), (path, ("str", "template")))):
                 self.fail(k, "an API call whose method or path the checker cannot read")
                 return []
-            return [(self.s.v(method[0]), self.s.v(path[0]), slots["body"], chain)]
+            # A template literal's substitutions stand for path parameters: `/me/passkeys/${id}` is /me/passkeys/{}.
+            path_text = re.sub(r"\$\{[^}]*\}", "{}", self.s.v(path[0]))
+            return [(self.s.v(method[0]), path_text, slots["body"], chain)]
         params, start, end = self.s.functions[callee]
         # A parameter the caller leaves out is `undefined` inside the wrapper.
         inner_bound = {p: value(args[i]) if i < len(args) else None for i, p in enumerate(params)}
@@ -162,8 +172,9 @@ class Checker:
                 out += self.expand(inner_callee, inner, inner_bound, chain + [inner])
         return out
 
-    def request_keys(self, body, at):
-        """(always-sent keys, sometimes-sent keys) of a request body argument, or None if there is none."""
+    def request_keys(self, body, at, opaque=False):
+        """(always-sent keys, sometimes-sent keys) of a request body argument, or None if there is none. An `opaque` body
+        (WebAuthn's JSON) may be any expression, or a `const` set to one: only the keys assigned to it later count."""
         if body is None:
             return None
         a, b = body
@@ -177,11 +188,13 @@ class Checker:
             for k in range(a - 1, -1, -1):
                 if self.s.v(k) in ("const", "let", "var") and self.s.v(k + 1) == name and self.s.is_punct(k + 2, "="):
                     literal = self.s.object_keys(k + 3, self.s.match.get(k + 3, k + 3) + 1)
-                    if literal is None:
+                    if literal is None and not opaque:
                         break
                     later = [self.s.v(j + 2) for j in range(k, a) if self.s.v(j) == name and self.s.is_punct(j + 1, ".")
                              and self.s.is_punct(j + 3, "=")]
-                    return literal, later
+                    return literal or [], later
+        if opaque:
+            return [], []
         self.fail(at, "a request body that is neither an object literal nor a `const` naming one")
         return None
 
@@ -291,7 +304,7 @@ class Checker:
                 self.fail(outer, f"{label} is not in the OpenAPI document")
                 continue
             schema, required_body = self.doc.request_schema(method, path)
-            keys = self.request_keys(body, outer)
+            keys = self.request_keys(body, outer, opaque=bool(schema and schema.get("x-webauthn")))
             if keys is None:
                 if required_body:
                     self.fail(outer, f"{label}: sends no body; the document requires one")
@@ -314,6 +327,9 @@ class Checker:
                 schemas = self.doc.response_schemas(method, path, success=True)
                 if not schemas:
                     self.fail(outer, f"{label}: app.js reads the answer; the document gives it no JSON body")
+                if any(s.get("x-webauthn") for _, s in schemas):
+                    self.checked.append(f"{label} passes the answer (WebAuthn's JSON) on whole")
+                    continue
                 self.reads(name, start, end, schemas, label)
             elif use[0] == "unknown":
                 self.fail(use[1], f"{label}: the checker cannot tell what app.js does with the answer")
@@ -360,12 +376,16 @@ def main(argv=None):
     options = parser.parse_args(argv)
     with open(options.app, encoding="utf-8") as handle:
         source = Source(handle.read())
-    checker = Checker(source, Document(options.openapi))
+    document = Document(options.openapi)
+    stand_in_problems, stand_ins = add_stand_ins(document)
+    checker = Checker(source, document)
     calls = checker.run()
+    checker.problems += stand_in_problems + uncalled(stand_ins, calls)
     if options.verbose:
         print("\n".join(sorted(set(checker.checked))))
     endpoints = sorted({f"{m} {p}" for m, p, _, _ in calls})
-    print(f"app.js: {len(endpoints)} endpoints, {len(set(checker.checked))} field uses checked against {os.path.relpath(options.openapi, ROOT)}")
+    print(f"app.js: {len(endpoints)} endpoints, {len(set(checker.checked))} field uses checked against {os.path.relpath(options.openapi, ROOT)}"
+          + (f" and {len(stand_ins)} stand-ins from docs/passkeys.md (contract_stand_ins.py)" if stand_ins else ""))
     if len(endpoints) < 10:
         checker.problems.append(f"only {len(endpoints)} endpoints found in app.js; the checker has lost track of its API calls")
     if checker.problems:

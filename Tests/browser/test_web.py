@@ -9,8 +9,10 @@ the whole email journey (codes read from the outbox), the error states, phone si
 GATEHOUSE_SMS_COUNTRIES set; codes read from the SMS outbox, <data dir>/sms/*.txt), adding a phone number from
 the profile (profile_phone.py), the accessibility checks (web_accessibility.py: refusals marked on their field and
 focused, 3:1 contrast of borders and the focus ring in both palettes, show-password toggles, the server's password
-policy, the wait after a code asked for too soon), and a run with Google configured (its script cannot load
-offline: the page must say so and keep working). A screenshot
+policy, the wait after a code asked for too soon), passkeys (web_passkeys.py, with GATEHOUSE_PASSKEY_RP_ID=localhost and
+Chromium's virtual authenticator: adding one from the profile, signing in with the button and through autofill, a
+refused and a blocked passkey, removal, and the page's own JSON converters), and a run with Google configured (its
+script cannot load offline: the page must say so and keep working). A screenshot
 of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console
 must show no CSP violation and no error from our own script. First, test_contract.py checks app.js's
 JSON fields against openapi.yaml (no browser needed; it also runs on its own).
@@ -29,6 +31,7 @@ from phone_journey import phone_journey
 from profile_phone import profile_phone_journey
 from web_accessibility import accessibility, check_refusal
 from web_harness import BINARY, SHOTS, Page, Server, check
+from web_passkeys import passkeys
 
 
 def email_journey():
@@ -46,6 +49,8 @@ def email_journey():
             labelled = page.driver.find_elements(By.CSS_SELECTOR, f"label[for='{fid}']") or field.find_elements(By.XPATH, "ancestor::label")
             check(labelled, f"input {fid} has no label")
         check(not page.driver.find_element(By.ID, "phone-panel").is_displayed(), "no phone panel without GATEHOUSE_SMS_COUNTRIES")
+        check(not page.driver.find_element(By.ID, "passkey-signin").is_displayed(), "no passkey button without GATEHOUSE_PASSKEY_RP_ID")
+        check(page.driver.find_element(By.ID, "signin-email").get_attribute("autocomplete") == "username", "nor passkey autofill")
         page.snap("sign-in")
 
         # Client-side validation.
@@ -99,6 +104,7 @@ def email_journey():
         check(page.text_of("profile-name", "Ann") == "Ann Example", "the profile shows the name")
         check("Email and password" in page.driver.find_element(By.ID, "profile-identities").text, "sign-in methods are listed")
         check(not page.driver.find_element(By.ID, "phone-add").is_displayed(), "no phone section without GATEHOUSE_SMS_COUNTRIES")
+        check(not page.driver.find_element(By.ID, "passkeys").is_displayed(), "no passkey section without GATEHOUSE_PASSKEY_RP_ID")
         check("access_token" not in page.driver.current_url and "refresh" not in page.driver.current_url, "no token in the URL")
         stored = page.driver.execute_script("return Object.keys(localStorage).length")
         check(stored == 0, "nothing in localStorage")
@@ -239,7 +245,7 @@ def main():
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
     shutil.rmtree(SHOTS, ignore_errors=True)
-    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, google_configured):
+    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, passkeys, google_configured):
         print(f"== {test.__name__}", flush=True)
         test()
         print(f"ok {test.__name__}", flush=True)

@@ -14,7 +14,8 @@ from web_harness import Page, Server, check
 
 def check_refusal(page, form_id, field_ids, edit=True):
     """After a refusal shown in `form_id`: every field in `field_ids` is aria-invalid and described by the form's
-    role=alert message, the focus is on the first of them (or on the message), and typing in it clears its mark."""
+    role=alert message, the focus is on the first of them (or on the message), and typing in it clears its mark.
+    With no `field_ids` (a refusal about no field, such as a passkey's): no field is marked, the message has the focus."""
     page.error_of(form_id)
     alert = page.driver.find_element(By.CSS_SELECTOR, f"#{form_id} .error")
     error_id = alert.get_attribute("id")
@@ -24,6 +25,12 @@ def check_refusal(page, form_id, field_ids, edit=True):
         check(field.get_attribute("aria-invalid") == "true", f"{form_id}: {field_id} is aria-invalid")
         described = (field.get_attribute("aria-describedby") or "").split()
         check(error_id in described, f"{form_id}: {field_id} is described by #{error_id} ({described})")
+    if not field_ids:
+        marked = [f.get_attribute("id") for f in page.driver.find_elements(By.CSS_SELECTOR, f"#{form_id} [aria-invalid]")]
+        check(not marked, f"{form_id}: a refusal about no field marks none ({marked})")
+        focused = page.driver.switch_to.active_element.get_attribute("id")
+        check(focused == error_id, f"{form_id}: the focus is on the message, not {focused}")
+        return
     focused = page.driver.switch_to.active_element.get_attribute("id")
     check(focused in (field_ids[0], error_id), f"{form_id}: the focus is on {field_ids[0]} or the message, not {focused}")
     if edit:

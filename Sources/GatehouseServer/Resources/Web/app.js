@@ -16,6 +16,10 @@
   let addingPhone = null; // the number a code was texted to from the profile, to add to the account
   let addingPassword = null; // the current password that code was asked for with, if the server wanted it
   let hasPassword = false; // whether the signed-in account has a password (its profile's identities)
+  // Passkeys show where the server verifies them and the browser has WebAuthn.
+  const PASSKEYS = config.passkeys === true && !!window.PublicKeyCredential && !!navigator.credentials;
+  let autofillReady = false; // the browser offers passkeys in the email field's autofill (conditional mediation)
+  let autofill = null; // { controller, settled, timer } while such a request waits for the user to pick a passkey
 
   // ---------- configuration and small helpers ----------
 
@@ -108,6 +112,7 @@
     session = null;
     hasPassword = false;
     resetAddPhone();
+    resetPasskeys();
     try { sessionStorage.removeItem(REFRESH_KEY); } catch (e) { /* ignore */ }
   }
 
@@ -151,6 +156,7 @@
     if (name === 'confirm' && !pendingEmail) name = 'signup';
     if (name === 'reset' && !pendingEmail) name = 'forgot';
     for (const screen of SCREENS) $('screen-' + screen).hidden = screen !== name;
+    if (name === 'signin') armAutofill(); else stopAutofill();
     document.title = ({ signin: 'Sign in', signup: 'Create account', confirm: 'Confirm your email', forgot: 'Reset password', reset: 'New password', profile: 'Your account' })[name] + ' · ' + appName();
     if (location.hash !== '#/' + name) history.replaceState(null, '', '#/' + name);
     for (const button of document.querySelectorAll('button.reveal[aria-pressed="true"]')) reveal(button, false);
@@ -224,36 +230,45 @@
     return names.map((name) => form.elements[name]).filter((input) => input && input.getClientRects().length > 0);
   }
 
+  // A session the server no longer honours sends the user to sign in, saying so; true if that was the error.
+  function endedSession(e) {
+    if (!(e instanceof ApiError) || (e.code !== 'invalid_grant' && e.code !== 'unauthorized')) return false;
+    forget();
+    notice('signin-notice', messageFor(e));
+    show('signin');
+    return true;
+  }
+
   // Runs a form's action with its buttons disabled and its errors shown next to it: in the words of
-  // `options.describe` (messageFor by default), on the fields `options.fields` names for the error's code.
+  // `opts.describe` (messageFor by default), on the fields `opts.fields` names for the error's code.
+  async function attempt(form, action, opts) {
+    formError(form, '');
+    const buttons = form.querySelectorAll('button');
+    buttons.forEach((b) => { b.disabled = true; });
+    form.setAttribute('aria-busy', 'true');
+    try {
+      await action(form, form.elements);
+    } catch (e) {
+      if (!(e instanceof ApiError)) {
+        refuse(form, 'Something went wrong. Please try again.', []);
+      } else if (!endedSession(e)) {
+        refuse(form, (opts.describe || messageFor)(e), fieldsFor(form, e.code, opts.fields));
+      }
+    } finally {
+      buttons.forEach((b) => { b.disabled = false; });
+      form.removeAttribute('aria-busy');
+    }
+  }
+
+  // A form sent (by its submit button or Enter) runs its action through attempt().
   function onSubmit(formId, action, options) {
     const form = $(formId);
-    const opts = options || {};
     form.addEventListener('input', (event) => {
       if (event.target.getAttribute('aria-invalid') === 'true') clearInvalid(form, event.target);
     });
-    form.addEventListener('submit', async (event) => {
+    form.addEventListener('submit', (event) => {
       event.preventDefault();
-      formError(form, '');
-      const buttons = form.querySelectorAll('button');
-      buttons.forEach((b) => { b.disabled = true; });
-      form.setAttribute('aria-busy', 'true');
-      try {
-        await action(form, form.elements);
-      } catch (e) {
-        if (!(e instanceof ApiError)) {
-          refuse(form, 'Something went wrong. Please try again.', []);
-        } else if (e.code === 'invalid_grant' || e.code === 'unauthorized') {
-          forget();
-          notice('signin-notice', messageFor(e));
-          show('signin');
-        } else {
-          refuse(form, (opts.describe || messageFor)(e), fieldsFor(form, e.code, opts.fields));
-        }
-      } finally {
-        buttons.forEach((b) => { b.disabled = false; });
-        form.removeAttribute('aria-busy');
-      }
+      attempt(form, action, options || {});
     });
   }
 
@@ -504,13 +519,9 @@
       $('phone-add-summary').textContent = me.phone ? 'Change phone number' : 'Add a phone number';
       $('profile-created').textContent = me.created_at ? new Date(me.created_at).toLocaleDateString() : '—';
       $('name-input').value = me.full_name || '';
+      if (PASSKEYS) loadPasskeys();
     } catch (e) {
-      if (e.code === 'invalid_grant' || e.code === 'unauthorized') {
-        forget();
-        notice('signin-notice', messageFor(e));
-        show('signin');
-        return;
-      }
+      if (endedSession(e)) return;
       error.textContent = messageFor(e);
       error.hidden = false;
     }
@@ -623,6 +634,278 @@
     number.focus();
   });
 
+  // ---------- passkeys ----------
+  //
+  // WebAuthn's JSON forms go between the server and the browser as they are: the options through
+  // PublicKeyCredential.parse{Request,Creation}OptionsFromJSON and the credential through its toJSON(),
+  // with the small converters below where a browser lacks those. Only one WebAuthn request may be
+  // pending at a time, so the sign-in screen's autofill request is aborted (and its end awaited)
+  // before any other ceremony and when the screen is left.
+
+  function toBase64url(bytes) {
+    const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let text = '';
+    for (let i = 0; i < view.length; i += 0x8000) text += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
+    return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  function fromBase64url(text) {
+    const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+    return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0)).buffer;
+  }
+
+  // The credential descriptors of a JSON options object (allowCredentials, excludeCredentials) with their ids as bytes.
+  function descriptors(list) {
+    return (list || []).map((d) => Object.assign({}, d, { id: fromBase64url(d.id) }));
+  }
+
+  function requestOptions(json) {
+    if (typeof PublicKeyCredential.parseRequestOptionsFromJSON === 'function') return PublicKeyCredential.parseRequestOptionsFromJSON(json);
+    return Object.assign({}, json, { challenge: fromBase64url(json.challenge), allowCredentials: descriptors(json.allowCredentials) });
+  }
+
+  function creationOptions(json) {
+    if (typeof PublicKeyCredential.parseCreationOptionsFromJSON === 'function') return PublicKeyCredential.parseCreationOptionsFromJSON(json);
+    return Object.assign({}, json, {
+      challenge: fromBase64url(json.challenge),
+      user: Object.assign({}, json.user, { id: fromBase64url(json.user.id) }),
+      excludeCredentials: descriptors(json.excludeCredentials),
+    });
+  }
+
+  // RegistrationResponseJSON or AuthenticationResponseJSON.
+  function credentialJSON(credential) {
+    if (typeof credential.toJSON === 'function') return credential.toJSON();
+    const r = credential.response;
+    const response = { clientDataJSON: toBase64url(r.clientDataJSON) };
+    if (r.attestationObject) {
+      response.attestationObject = toBase64url(r.attestationObject);
+      response.transports = typeof r.getTransports === 'function' ? r.getTransports() : [];
+    } else {
+      response.authenticatorData = toBase64url(r.authenticatorData);
+      response.signature = toBase64url(r.signature);
+      if (r.userHandle) response.userHandle = toBase64url(r.userHandle);
+    }
+    return {
+      id: credential.id, rawId: toBase64url(credential.rawId), type: credential.type, response,
+      authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      clientExtensionResults: typeof credential.getClientExtensionResults === 'function' ? credential.getClientExtensionResults() : {},
+    };
+  }
+
+  // Runs a WebAuthn ceremony: its credential, or null when the user cancelled it (or it timed out: the
+  // browser does not say which, and neither is alarming). Other failures become an ApiError to show.
+  async function ceremony(run) {
+    await stopAutofill();
+    try {
+      return await run();
+    } catch (e) {
+      const name = e && e.name;
+      if (name === 'NotAllowedError' || name === 'AbortError') return null;
+      if (name === 'InvalidStateError') throw new ApiError('passkey_exists', 'This device already has a passkey for your account.', 0);
+      if (name === 'SecurityError') throw new ApiError('passkey_unavailable', 'Passkeys do not work on this address.', 0);
+      throw new ApiError('passkey_failed', 'The passkey could not be used. Please try again.', 0);
+    }
+  }
+
+  // The server's own words for a passkey it refused ("The passkey could not be verified."), not the password's.
+  function passkeyMessageFor(error) {
+    if (error.code === 'invalid_credentials') return error.message || 'The passkey could not be verified.';
+    return messageFor(error);
+  }
+
+  // A refusal is about no field: the message takes the focus.
+  const PASSKEY_FORM = { describe: passkeyMessageFor, fields: { invalid_credentials: [], invalid_request: [] } };
+
+  async function finishPasskeySignIn(credential) {
+    keep(await api('POST', '/auth/passkey/signin', credentialJSON(credential)));
+    notice('signin-notice', '');
+    show('profile');
+  }
+
+  // "Sign in with a passkey": no email, so the authenticator offers its discoverable credentials.
+  async function passkeySignIn() {
+    const options = await api('POST', '/auth/passkey/options', {});
+    const credential = await ceremony(() => navigator.credentials.get({ publicKey: requestOptions(options) }));
+    if (!credential) {
+      armAutofill();
+      return;
+    }
+    await finishPasskeySignIn(credential);
+  }
+
+  // Passkeys in the email field's autofill: a conditional request waits in the background until the user
+  // picks one there. A fresh one replaces it before its challenge expires (the server's last 5 minutes).
+  // After a refusal it is not renewed until the screen is shown again or a ceremony is cancelled.
+  const AUTOFILL_RENEW_MS = 4 * 60 * 1000;
+
+  function armAutofill() {
+    if (!autofillReady || $('screen-signin').hidden) return;
+    if (autofill) {
+      if (autofill.controller.signal.aborted) autofill.settled.then(armAutofill); // one being stopped: after it ends
+      return;
+    }
+    const entry = { controller: new AbortController(), timer: null };
+    autofill = entry;
+    const form = $('form-signin');
+    form.dataset.passkeyAutofill = 'waiting'; // for tests and style sheets: a request is pending
+    entry.settled = waitForAutofill(entry).finally(() => {
+      clearTimeout(entry.timer);
+      if (autofill === entry) {
+        autofill = null;
+        delete form.dataset.passkeyAutofill;
+      }
+    });
+    entry.settled.then((credential) => {
+      if (credential) attempt(form, () => finishPasskeySignIn(credential), PASSKEY_FORM);
+    });
+  }
+
+  async function waitForAutofill(entry) {
+    try {
+      const options = await api('POST', '/auth/passkey/options', {});
+      if (entry.controller.signal.aborted) return null;
+      entry.timer = setTimeout(() => { stopAutofill().then(armAutofill); }, AUTOFILL_RENEW_MS);
+      return await navigator.credentials.get({ mediation: 'conditional', publicKey: requestOptions(options), signal: entry.controller.signal });
+    } catch (e) {
+      return null; // aborted, or declined by the browser, or the server unreachable: the button still works
+    }
+  }
+
+  async function stopAutofill() {
+    const entry = autofill;
+    if (!entry) return;
+    entry.controller.abort();
+    await entry.settled;
+  }
+
+  // ----- the profile's list -----
+
+  let confirmations = 0; // ids for the remove confirmations' questions
+
+  async function loadPasskeys() {
+    const error = $('passkeys-error');
+    try {
+      const answer = await authed('GET', '/me/passkeys');
+      const list = $('passkey-list');
+      list.replaceChildren();
+      (answer.passkeys || []).forEach((passkey) => {
+        list.appendChild(passkeyItem(passkey.id, passkey.name, passkey.created_at, passkey.last_used_at, passkey.flagged));
+      });
+      list.hidden = list.children.length === 0;
+      $('passkeys-empty').hidden = !list.hidden;
+      error.hidden = true;
+    } catch (e) {
+      if (endedSession(e)) return;
+      error.textContent = messageFor(e);
+      error.hidden = false;
+    }
+  }
+
+  function element(tag, className, text) {
+    const el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function button(text, className) {
+    const el = element('button', className, text);
+    el.type = 'button';
+    return el;
+  }
+
+  function passkeyItem(id, name, createdAt, lastUsedAt, flagged) {
+    const item = element('li', 'passkey' + (flagged ? ' flagged' : ''));
+    const about = element('div', 'passkey-about');
+    about.append(element('span', 'passkey-name', name));
+    const created = new Date(createdAt).toLocaleDateString();
+    const used = lastUsedAt ? 'last used ' + new Date(lastUsedAt).toLocaleDateString() : 'not used yet';
+    about.append(element('span', 'hint', `Created ${created}, ${used}`));
+    if (flagged) about.append(element('span', 'flag', 'Blocked: its counter went backwards — remove it'));
+    const actions = element('div', 'passkey-actions');
+    const remove = button('Remove');
+    remove.setAttribute('aria-label', `Remove passkey ${name}`);
+    actions.append(remove);
+    // Removing asks first, in the row: the question, then "Yes, remove" (focused) and "Keep".
+    const confirm = element('div', 'passkey-confirm');
+    confirm.hidden = true;
+    const question = element('span', 'question', `Remove “${name}”? You will no longer sign in with it.`);
+    question.id = 'passkey-confirm-' + (++confirmations);
+    const yes = button('Yes, remove', 'destructive');
+    yes.setAttribute('aria-describedby', question.id);
+    const keepIt = button('Keep');
+    confirm.append(question, yes, keepIt);
+    const asking = (on) => {
+      actions.hidden = on;
+      confirm.hidden = !on;
+      (on ? yes : remove).focus();
+    };
+    remove.addEventListener('click', () => asking(true));
+    keepIt.addEventListener('click', () => asking(false));
+    confirm.addEventListener('keydown', (event) => { if (event.key === 'Escape') asking(false); });
+    yes.addEventListener('click', () => removePasskey(id, name, confirm));
+    item.append(about, actions, confirm);
+    return item;
+  }
+
+  async function removePasskey(id, name, confirm) {
+    const error = $('passkeys-error');
+    const buttons = confirm.querySelectorAll('button');
+    buttons.forEach((b) => { b.disabled = true; });
+    notice('passkeys-notice', '');
+    error.hidden = true;
+    try {
+      await authed('DELETE', `/me/passkeys/${encodeURIComponent(id)}`);
+      notice('passkeys-notice', `The passkey “${name}” is removed.`);
+      $('passkeys-heading').focus();
+      await loadPasskeys();
+    } catch (e) {
+      if (endedSession(e)) return;
+      buttons.forEach((b) => { b.disabled = false; });
+      error.textContent = messageFor(e);
+      error.hidden = false;
+      error.focus();
+    }
+  }
+
+  onSubmit('form-passkey-add', async (form, f) => {
+    notice('passkeys-notice', '');
+    const options = await authed('POST', '/me/passkeys/options');
+    const credential = await ceremony(() => navigator.credentials.create({ publicKey: creationOptions(options) }));
+    if (!credential) return; // cancelled: nothing to say
+    const body = credentialJSON(credential);
+    if (f.name.value.trim()) body.name = f.name.value.trim();
+    const passkey = await authed('POST', '/me/passkeys', body);
+    f.name.value = '';
+    notice('passkeys-notice', 'The passkey “' + passkey.name + '” is added. Next time, sign in with it.');
+    await loadPasskeys();
+  }, { describe: passkeyMessageFor, fields: { invalid_request: ['name'], invalid_credentials: [] } });
+
+  function resetPasskeys() {
+    $('passkey-list').replaceChildren();
+    $('passkeys-empty').hidden = true;
+    $('passkeys-error').hidden = true;
+    notice('passkeys-notice', '');
+    $('passkey-name').value = '';
+    formError($('form-passkey-add'), '');
+  }
+
+  async function setUpPasskeys() {
+    if (!PASSKEYS) return;
+    $('passkey-signin-panel').hidden = false;
+    $('passkeys').hidden = false;
+    $('passkey-signin').addEventListener('click', () => attempt($('form-signin'), passkeySignIn, PASSKEY_FORM));
+    let available = false;
+    try {
+      available = typeof PublicKeyCredential.isConditionalMediationAvailable === 'function' && await PublicKeyCredential.isConditionalMediationAvailable();
+    } catch (e) { /* no autofill */ }
+    if (!available) return;
+    $('signin-email').setAttribute('autocomplete', 'username webauthn');
+    autofillReady = true;
+    armAutofill();
+  }
+
   async function signOut(everywhere) {
     const current = session;
     try {
@@ -650,7 +933,7 @@
   function randomNonce() {
     const bytes = new Uint8Array(32);
     crypto.getRandomValues(bytes);
-    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    return toBase64url(bytes);
   }
 
   async function sha256Hex(text) {
@@ -733,6 +1016,7 @@
     $('phone-add').hidden = config.phone_sign_in !== true;
     showPolicy();
     addRevealButtons();
+    setUpPasskeys();
     if (config.google_client_id || config.apple_services_id) {
       $('social').hidden = false;
       if (config.google_client_id) setUpGoogle();
