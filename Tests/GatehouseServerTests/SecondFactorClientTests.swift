@@ -27,7 +27,10 @@ struct SecondFactorClientTests {
             guard
                 let result = try await PythonScript.run(
                     "mfa_clients.py",
-                    arguments: ["--endpoint", "http://127.0.0.1:\(port)", "--client-id", "test-client", "--outbox", outbox, "--origin", "http://gatehouse.test"],
+                    arguments: [
+                        "--endpoint", "http://127.0.0.1:\(port)", "--client-id", "test-client", "--outbox", outbox, "--origin",
+                        "http://gatehouse.test",
+                    ],
                     requiring: "pyotp"
                 )
             else { return }
@@ -43,12 +46,21 @@ struct SecondFactorClientTests {
         try await app.router { client in
             let bearer = try await client.signedIn(app).string("access_token")
             let secret = try await client.send(.post, "/me/mfa/totp", bearer: bearer).string("secret")
-            let confirm = try await client.send(.post, "/me/mfa/totp/verify", json: ["code": .string(try ContractTests.totp(secret, app))], bearer: bearer)
+            let confirm = try await client.send(
+                .post,
+                "/me/mfa/totp/verify",
+                json: ["code": .string(try ContractTests.totp(secret, app))],
+                bearer: bearer
+            )
             #expect(confirm.status == .ok)
             let refused = try await client.send(.post, "/auth/signin", json: ["email": "alice@example.com", "password": "correct horse 9"])
             let token = try #require(refused["error"]?.objectValue?["mfa_token"]?.stringValue)
             app.clock.advance(by: 301)
-            let late = try await client.send(.post, "/auth/mfa/verify", json: ["mfa_token": .string(token), "code": .string(try ContractTests.totp(secret, app))])
+            let late = try await client.send(
+                .post,
+                "/auth/mfa/verify",
+                json: ["mfa_token": .string(token), "code": .string(try ContractTests.totp(secret, app))]
+            )
             #expect(late.status == .unauthorized && late.errorCode == "invalid_grant", "a challenge lives five minutes")
 
             // The hosted form: the password, then the code, then the app's code back.
@@ -57,16 +69,22 @@ struct SecondFactorClientTests {
             let csrf = try #require(page.bodyText.firstMatch(of: /name="csrf" value="([^"]+)"/)).1
             let fields = HostedUIRoutesTests.authorizeQuery() + "&csrf=\(csrf)"
             let asked = try await client.send(
-                .post, "/login", raw: fields + "&email=alice@example.com&password=correct+horse+9",
-                contentType: "application/x-www-form-urlencoded", headers: [.cookie: form]
+                .post,
+                "/login",
+                raw: fields + "&email=alice@example.com&password=correct+horse+9",
+                contentType: "application/x-www-form-urlencoded",
+                headers: [.cookie: form]
             )
             #expect(asked.status == .ok && asked.bodyText.contains(#"id="form-mfa""#))
             let mfaToken = try #require(asked.bodyText.firstMatch(of: /name="mfa_token" value="([^"]+)"/)).1
             app.clock.advance(by: 30)
             let code = try ContractTests.totp(secret, app)
             let done = try await client.send(
-                .post, "/mfa", raw: fields + "&mfa_token=\(mfaToken)&code=\(code)",
-                contentType: "application/x-www-form-urlencoded", headers: [.cookie: form]
+                .post,
+                "/mfa",
+                raw: fields + "&mfa_token=\(mfaToken)&code=\(code)",
+                contentType: "application/x-www-form-urlencoded",
+                headers: [.cookie: form]
             )
             #expect(done.status == .found && HostedUIRoutesTests.query(done)["code"] != nil, "\(done.bodyText)")
         }

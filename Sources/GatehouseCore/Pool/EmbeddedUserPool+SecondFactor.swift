@@ -11,7 +11,12 @@ extension EmbeddedUserPool: SecondFactorStrategy {
         guard start.method != "passkey", !start.method.hasSuffix("+otp"), !start.method.isEmpty,
             try await tx.totp(userID: userID)?.confirmedAt != nil
         else { return }
-        let challenge = MFAChallenge(userID: userID, method: start.method, expiresAt: start.at.addingTimeInterval(MFAChallenge.lifetime), id: random.uuid())
+        let challenge = MFAChallenge(
+            userID: userID,
+            method: start.method,
+            expiresAt: start.at.addingTimeInterval(MFAChallenge.lifetime),
+            id: random.uuid()
+        )
         throw GatehouseError.mfaRequired(token: try challenge.seal(with: box))
     }
 

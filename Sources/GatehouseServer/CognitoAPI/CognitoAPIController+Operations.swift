@@ -199,7 +199,8 @@ extension CognitoAPIController {
             return CognitoAPIError("MissingAuthenticationTokenException", "Missing Authentication Token")
         }
         let tokenOperations = [
-            "ConfirmDevice", "ListDevices", "ForgetDevice", "GetDevice", "UpdateDeviceStatus", "SetUserSettings", "GetUserAttributeVerificationCode", "VerifyUserAttribute",
+            "ConfirmDevice", "ListDevices", "ForgetDevice", "GetDevice", "UpdateDeviceStatus", "SetUserSettings", "GetUserAttributeVerificationCode",
+            "VerifyUserAttribute",
             "DeleteUserAttributes", "GetUserAuthFactors", "ListWebAuthnCredentials", "StartWebAuthnRegistration",
             "CompleteWebAuthnRegistration", "DeleteWebAuthnCredential", "GetSigningCertificate", "GetUICustomization",
         ]

@@ -131,7 +131,12 @@ struct HostedPagesController {
         try await read(request) { posted in
             let token = posted.fields["mfa_token"] ?? ""
             do {
-                let tokens = try await secondFactor.verify(token: token, code: posted.fields["code"] ?? "", client: context.client, logger: context.logger)
+                let tokens = try await secondFactor.verify(
+                    token: token,
+                    code: posted.fields["code"] ?? "",
+                    client: context.client,
+                    logger: context.logger
+                )
                 return try responder.signedIn(posted.authorization, tokens: tokens)
             } catch let error as GatehouseError where error.code == .invalidGrant {
                 return refused(error, .login, posted, request)

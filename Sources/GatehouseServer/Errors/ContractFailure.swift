@@ -19,6 +19,9 @@ protocol ContractFailure: HTTPResponseError {
 }
 
 extension ContractFailure {
+    /// No second step, for every refusal but `mfa_required`.
+    var mfaToken: String? { nil }
+
     /// The contract's error response.
     /// - Returns: The response.
     func contractResponse() -> Response {

@@ -59,7 +59,8 @@ actor ContractSamples {
         ("/auth/phone/send", "post", PhoneRequest.fields), ("/auth/phone/verify", "post", PhoneCodeRequest.fields),
         ("/me/phone", "post", AddPhoneRequest.fields), ("/auth/mfa/verify", "post", MFAVerifyRequest.fields),
         ("/me/mfa/totp/verify", "post", MFACodeRequest.fields), ("/me/mfa/totp", "delete", MFACodeRequest.fields),
-        ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields), ("/me/phone/verify", "post", PhoneCodeRequest.fields),
+        ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields),
+        ("/me/phone/verify", "post", PhoneCodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
     ]
 
