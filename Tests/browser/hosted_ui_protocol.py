@@ -5,8 +5,10 @@ able to do. The OpenID Foundation's Basic-OP modules this covers are named where
 import html
 import re
 import secrets
+import time
 import urllib.parse
 
+import jwt as pyjwt_module
 import requests
 from authlib.integrations.requests_client import OAuth2Session
 import warnings
@@ -241,3 +243,45 @@ def apple_flow(server, apple):
     answer = query_of(forged.headers.get("Location", ""))
     check(answer.get("error") == "access_denied" and answer.get("state") == state, f"forged Apple token: {forged.headers}")
     print("Apple by redirect: OK")
+
+
+def google_with_second_factor(server, google):
+    """An account with an authenticator app that signs in at Google gets the code page, then the code back."""
+    import pyotp
+
+    original = google.user
+    google.user = dict(original, sub="google-sub-2", email="gwen@gmail.com", name="Gwen Google")  # an account of its own
+    try:
+        second_factor_at_google(server, google, pyotp)
+    finally:
+        google.user = original
+    print("Google with a second factor: OK")
+
+
+def second_factor_at_google(server, google, pyotp):
+    browser = requests.Session()
+    oauth = client(server)
+    verifier, _ = pkce()
+    start, state = authorize(server, browser, oauth, verifier, identity_provider="Google")
+    back = browser.get(start.headers["Location"], allow_redirects=False, timeout=10).headers["Location"]
+    location = browser.get(back, allow_redirects=False, timeout=10).headers["Location"]
+    token = oauth.fetch_token(server.url + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    bearer = {"Authorization": "Bearer " + token["access_token"]}
+    secret = requests.post(server.url + "/me/mfa/totp", headers=bearer, timeout=10).json()["secret"]
+    totp = pyotp.TOTP(secret)
+    check(requests.post(server.url + "/me/mfa/totp/verify", json={"code": totp.now()}, headers=bearer, timeout=10).status_code == 200,
+          "Gwen confirms an authenticator app")
+
+    browser = requests.Session()
+    verifier, _ = pkce()
+    start, state = authorize(server, browser, oauth, verifier, identity_provider="Google")
+    back = browser.get(start.headers["Location"], allow_redirects=False, timeout=10).headers["Location"]
+    asked = browser.get(back, allow_redirects=False, timeout=10)
+    check(asked.status_code == 200 and 'id="form-mfa"' in asked.text, f"Google then the code page: {asked.status_code}")
+    fields = form_fields(asked.text)
+    fields["mfa_token"] = html.unescape(re.search(r'name="mfa_token" value="([^"]+)"', asked.text).group(1))
+    code = totp.at(int(time.time()) + 30)  # the next step: the confirming code was accepted once
+    done = browser.post(server.url + "/mfa", data=dict(fields, code=code), allow_redirects=False, timeout=10)
+    check(done.status_code == 302 and query_of(done.headers["Location"]).get("state") == state, f"the code finishes it: {done.status_code}")
+    token = oauth.fetch_token(server.url + "/oauth2/token", authorization_response=done.headers["Location"], code_verifier=verifier)
+    check("otp" in pyjwt_module.decode(token["id_token"], options={"verify_signature": False})["amr"], "amr says the second factor")

@@ -37,6 +37,7 @@ def main():
     try:
         hosted_ui_protocol.journey(server, google)
         hosted_ui_protocol.apple_flow(server, apple)
+        hosted_ui_protocol.google_with_second_factor(server, google)
         hosted_ui_hostile.run(server)
         for javascript in (True, False):
             hosted_ui_pages.journey(server, javascript)

@@ -41,34 +41,34 @@ extension HostedSignIn {
     ///   - browserBinding: The binding cookie's value, if the browser sent it.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The app's request and the signed-in tokens, or the refusal to show or send back.
+    /// - Returns: The app's request and the tokens, the second step to ask for, or the refusal to show or send back.
     public func finishApple(
         form: [String: String],
         browserBinding: String?,
         client: ClientInfo,
         logger: Logger
-    ) async -> Result<(AuthorizationRequest, AuthTokens), AuthorizationRefusal> {
+    ) async -> FederationOutcome {
         let now = clock.now()
         let raw = form["state"] ?? ""
         let request: AuthorizationRequest
         let state: FederationState
         switch checkState(raw, provider: .apple, browserBinding: browserBinding, at: now, logger: logger) {
         case .success(let checked): (state, request) = checked
-        case .failure(let refusal): return .failure(refusal)
+        case .failure(let refusal): return .refused(refusal)
         }
         if let error = form["error"] {
             let code = AppleWebFlow.appleErrorCode(error)
-            return .failure(
+            return .refused(
                 request.refusal(code == "user_cancelled_authorize" ? "access_denied" : "server_error", "Apple did not sign the user in (\(code)).")
             )
         }
         guard let idToken = form["id_token"], !idToken.isEmpty, let settings = social.appleWeb.settings, let appleRedirectURI else {
-            return .failure(request.refusal("invalid_request", "Apple's answer carried no identity token."))
+            return .refused(request.refusal("invalid_request", "Apple's answer carried no identity token."))
         }
         do {
             let identity = try await social.verifyAppleWeb(idToken, nonce: state.nonce, servicesID: settings.servicesID, client: client)
             guard try await spendState(raw, state, request: request, at: now, logger: logger) else {
-                return .failure(.federationState("This sign-in link was already used. Start again from the app."))
+                return .refused(.federationState("This sign-in link was already used. Start again from the app."))
             }
             let tokens = try await social.signInWithAppleWeb(
                 identity,
@@ -79,9 +79,12 @@ extension HostedSignIn {
                 client: client,
                 logger: logger
             )
-            return .success((request, tokens))
+            return .signedIn(request, tokens)
+        } catch let error as GatehouseError where error.code == .mfaRequired {
+            guard let token = error.mfaToken else { return .refused(Self.refusal(error, for: request, logger: logger)) }
+            return .secondFactor(request, mfaToken: token)
         } catch {
-            return .failure(Self.refusal(error, for: request, logger: logger))
+            return .refused(Self.refusal(error, for: request, logger: logger))
         }
     }
 }

@@ -54,31 +54,31 @@ extension HostedSignIn {
     ///   - browserBinding: The binding cookie's value, if the browser sent it.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The app's request and the signed-in tokens, or the refusal to show or send back.
+    /// - Returns: The app's request and the tokens, the second step to ask for, or the refusal to show or send back.
     public func finishGoogle(
         query: [String: String],
         browserBinding: String?,
         client: ClientInfo,
         logger: Logger
-    ) async -> Result<(AuthorizationRequest, AuthTokens), AuthorizationRefusal> {
+    ) async -> FederationOutcome {
         let now = clock.now()
         let raw = query["state"] ?? ""
         let request: AuthorizationRequest
         let state: FederationState
         switch checkState(raw, provider: .google, browserBinding: browserBinding, at: now, logger: logger) {
         case .success(let checked): (state, request) = checked
-        case .failure(let refusal): return .failure(refusal)
+        case .failure(let refusal): return .refused(refusal)
         }
         if let error = query["error"] {
             let code = error == "access_denied" ? "access_denied" : "server_error"
-            return .failure(request.refusal(code, "Google did not sign the user in (\(String(error.prefix(64))))."))
+            return .refused(request.refusal(code, "Google did not sign the user in (\(String(error.prefix(64))))."))
         }
         guard let code = query["code"], !code.isEmpty, code.utf8.count <= 2048, let google, let googleExchange else {
-            return .failure(request.refusal("invalid_request", "Google's answer carried no code."))
+            return .refused(request.refusal("invalid_request", "Google's answer carried no code."))
         }
         do {
             guard try await spendState(raw, state, request: request, at: now, logger: logger) else {
-                return .failure(.federationState("This sign-in link was already used. Start again from the app."))
+                return .refused(.federationState("This sign-in link was already used. Start again from the app."))
             }
             let idToken = try await googleExchange.exchange(code: code, redirectURI: google.redirectURI)
             let tokens = try await social.signInWithGoogleWeb(
@@ -88,9 +88,12 @@ extension HostedSignIn {
                 client: client,
                 logger: logger
             )
-            return .success((request, tokens))
+            return .signedIn(request, tokens)
+        } catch let error as GatehouseError where error.code == .mfaRequired {
+            guard let token = error.mfaToken else { return .refused(Self.refusal(error, for: request, logger: logger)) }
+            return .secondFactor(request, mfaToken: token)
         } catch {
-            return .failure(Self.refusal(error, for: request, logger: logger))
+            return .refused(Self.refusal(error, for: request, logger: logger))
         }
     }
 

@@ -175,12 +175,7 @@ struct OAuthController {
             client: context.client,
             logger: context.logger
         )
-        switch outcome {
-        case .success(let (authorization, tokens)):
-            return try responder.signedIn(authorization, tokens: tokens, cookies: clear)
-        case .failure(let refusal):
-            return responder.refusal(refusal, cookies: clear)
-        }
+        return try responder.finish(outcome, request: request, cookies: clear)
     }
 
     @Sendable func appleResponse(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -197,12 +192,7 @@ struct OAuthController {
             client: context.client,
             logger: context.logger
         )
-        switch outcome {
-        case .success(let (authorization, tokens)):
-            return try responder.signedIn(authorization, tokens: tokens, cookies: clear)
-        case .failure(let refusal):
-            return responder.refusal(refusal, cookies: clear)
-        }
+        return try responder.finish(outcome, request: request, cookies: clear)
     }
 
     @Sendable func userInfo(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {

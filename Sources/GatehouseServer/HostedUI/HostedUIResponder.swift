@@ -31,6 +31,23 @@ struct HostedUIResponder: Sendable {
         return redirect(target, cookies: extra + [cookies.set(.session, cookie, maxAge: Int(hosted.settings.sessionLifetime))])
     }
 
+    /// The end of a sign-in at Google or Apple: back to the app, the second-step page, or the refusal.
+    func finish(_ outcome: FederationOutcome, request: Request, cookies extra: [HTTPField]) throws -> Response {
+        switch outcome {
+        case .signedIn(let authorization, let tokens):
+            return try signedIn(authorization, tokens: tokens, cookies: extra)
+        case .secondFactor(let authorization, let mfaToken):
+            var page = HostedPage(.mfa, title: "Enter your code")
+            page.notice = GatehouseError.mfaRequired(token: mfaToken).message
+            page.mfaToken = mfaToken
+            var response = self.page(page, for: authorization, request: request)
+            response.headers.append(contentsOf: extra)
+            return response
+        case .refused(let refusal):
+            return self.refusal(refusal, cookies: extra)
+        }
+    }
+
     /// The form binding of this browser (the cookie's secret, or a new one), and the cookie to set:
     /// set again on every page, so a form shown is good for the whole form lifetime.
     func formBinding(_ request: Request) -> (binding: String, cookie: HTTPField) {
