@@ -1,6 +1,8 @@
+import AuthenticationServices
 import Gatehouse
 import GoogleSignIn
 import SwiftUI
+import UIKit
 
 /// The app entry: one AuthModel for the whole app, restored at launch.
 @main
@@ -46,6 +48,15 @@ enum AppConfiguration {
     static var apiURL: URL? {
         (Bundle.main.object(forInfoDictionaryKey: "MyAPIURL") as? String).flatMap(URL.init(string:))
     }
+
+    /// The passkey sheet (ASAuthorizationController), presented from the app's key window. The app needs
+    /// `webcredentials:<GATEHOUSE_PASSKEY_RP_ID>` in its Associated Domains (see README).
+    @MainActor
+    static func passkeys(_ client: GatehouseClient) -> PasskeyAuthorization {
+        PasskeyAuthorization(client: client) {
+            UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? ASPresentationAnchor()
+        }
+    }
 }
 
 struct RootView: View {
@@ -66,6 +77,9 @@ struct RootView: View {
                 .padding()
             case .signedIn:
                 ProfileView()
+            case .signedOut where auth.needsSecondFactor:
+                // The password (or Apple, Google, phone) was right; the account has an authenticator app.
+                SecondFactorView()
             case .signedOut where auth.needsConfirmation:
                 ConfirmView()
             case .signedOut:

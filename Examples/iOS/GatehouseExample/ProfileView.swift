@@ -1,7 +1,7 @@
 import Gatehouse
 import SwiftUI
 
-/// GET /me, the name, password change, a call to your own API, sign-out (here and everywhere) and account
+/// GET /me, the name, passkeys, password change, a call to your own API, sign-out (here and everywhere) and account
 /// deletion (required by App Store Review Guideline 5.1.1(v)).
 struct ProfileView: View {
     @Environment(AuthModel.self) private var auth
@@ -9,6 +9,7 @@ struct ProfileView: View {
     @State private var confirmingDeletion = false
     @State private var changingPassword = false
     @State private var apiAnswer: String?
+    @State private var passkeyName = ""
 
     var body: some View {
         Form {
@@ -24,6 +25,9 @@ struct ProfileView: View {
                     TextField("Name", text: $name)
                     Button("Save") { Task { await auth.updateName(name.isEmpty ? nil : name) } }
                 }
+            }
+            if auth.passkeysAvailable {
+                PasskeysSection(name: $passkeyName)
             }
             Section("Your API") {
                 Button("Call my API") { Task { await callMyAPI() } }
@@ -42,8 +46,12 @@ struct ProfileView: View {
         .task {
             await auth.loadProfile()
             name = auth.profile?.fullName ?? ""
+            await auth.loadPasskeys()
         }
-        .refreshable { await auth.loadProfile() }
+        .refreshable {
+            await auth.loadProfile()
+            await auth.loadPasskeys()
+        }
         .sheet(isPresented: $changingPassword) { ChangePasswordView() }
         .confirmationDialog("Delete your account?", isPresented: $confirmingDeletion, titleVisibility: .visible) {
             Button("Delete account", role: .destructive) { Task { await auth.deleteAccount() } }

@@ -3,7 +3,7 @@ import Gatehouse
 import GoogleSignIn
 import SwiftUI
 
-/// Email and password, Sign in with Apple and Sign in with Google. Decisions live in AuthModel.
+/// Email and password, a passkey, Sign in with Apple and Sign in with Google. Decisions live in AuthModel.
 struct SignInView: View {
     @Environment(AuthModel.self) private var auth
     @State private var email = ""
@@ -27,6 +27,14 @@ struct SignInView: View {
             }
             if let message = auth.errorMessage {
                 Section { Text(message).foregroundStyle(.red) }
+            }
+            Section {
+                // The system sheet offers the passkeys saved for the server's RP id (no address needed); a passkey
+                // never asks for an authenticator app's code.
+                Button("Sign in with a passkey") {
+                    Task { await auth.signInWithPasskey { try await AppConfiguration.passkeys(auth.client).signIn() } }
+                }
+                .disabled(auth.isLoading)
             }
             Section {
                 SignInWithAppleButton(.signIn) { request in

@@ -45,6 +45,15 @@ public final class AuthModel {
     public internal(set) var phoneCodeDelivery: CodeDelivery?
     /// The signed-in user's profile, loaded after sign-in and by ``loadProfile()``; `nil` when signed out.
     public internal(set) var profile: Profile?
+    /// The signed-in user's passkeys, loaded by ``loadPasskeys()`` and after ``addPasskey(_:)``; empty when signed out.
+    public internal(set) var passkeys: [Passkey] = []
+    /// Whether the server offers passkeys: `false` once ``loadPasskeys()`` found them off (hide the passkey screens).
+    public internal(set) var passkeysAvailable = true
+    /// The `mfa_token` of a sign-in that answered ``ErrorCode/mfaRequired``, kept for ``submitSecondFactor(code:)``.
+    var secondFactorToken: String?
+    /// A sign-in's first step was right and the account has an authenticator app: show the code screen, then call
+    /// ``submitSecondFactor(code:)`` (or ``cancelSecondFactor()`` for "back").
+    public var needsSecondFactor: Bool { secondFactorToken != nil }
 
     /// The client the actions call; use it directly for anything the model does not cover (``GatehouseClient/send(_:)``).
     public let client: GatehouseClient
@@ -90,7 +99,8 @@ public final class AuthModel {
     }
 
     /// Signs in and loads the profile. An unconfirmed account sets ``needsConfirmation`` and
-    /// ``pendingEmail`` (show the code screen); other failures set ``errorMessage``.
+    /// ``pendingEmail`` (show the code screen); an account with an authenticator app sets ``needsSecondFactor`` (as
+    /// every sign-in here does); other failures set ``errorMessage``.
     ///
     /// - Parameters:
     ///   - email: The account's address.
@@ -295,6 +305,7 @@ public final class AuthModel {
         pendingEmail = nil
         pendingPhone = nil
         phoneCodeDelivery = nil
+        secondFactorToken = nil
         profile = try await client.profile()
     }
 
@@ -304,11 +315,16 @@ public final class AuthModel {
         let session = client.currentSession
         phase = session == nil ? .signedOut : .signedIn
         user = client.currentUser
-        if session == nil { profile = nil }
+        if session == nil {
+            profile = nil
+            passkeys = []
+        }
     }
 
     /// Runs an action; whether it succeeds or fails, the model takes the client's state when it returns
-    /// (a sign-in the store refused still signed the client in; an `invalid_grant` ended the session).
+    /// (a sign-in the store refused still signed the client in; an `invalid_grant` ended the session). A sign-in that
+    /// asks for a second factor keeps its token for ``submitSecondFactor(code:)`` and shows no error: the code
+    /// screen is the answer.
     func perform(_ action: () async throws -> Void) async {
         isLoading = true
         errorMessage = nil
@@ -321,6 +337,10 @@ public final class AuthModel {
             try await action()
         } catch let error as GatehouseError {
             errorCode = error.code
+            if let token = error.mfaToken {
+                secondFactorToken = token
+                return
+            }
             errorMessage = Self.message(for: error)
         } catch {
             errorMessage = error.localizedDescription

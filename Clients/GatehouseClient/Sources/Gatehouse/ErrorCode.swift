@@ -20,7 +20,8 @@ import Foundation
 /// session); `invalidToken` — Apple's or Google's token did not verify; `providerDisabled` — the sign-in
 /// method (Apple, Google, phone) is off on this server, hide it; `conflict` — the address or phone number belongs
 /// to another account (show the message); `reauthenticationRequired` — sign in again (with the account's
-/// strongest method) before this action; `tooManyRequests` — wait ``ServerError/retryAfter`` seconds;
+/// strongest method) before this action; `mfaRequired` — ask for the authenticator app's code and finish with
+/// ``GatehouseClient/completeSecondFactor(mfaToken:code:)``; `tooManyRequests` — wait ``ServerError/retryAfter`` seconds;
 /// `upstreamUnavailable` / `unavailable` — nothing changed, retry later. Codes this SDK version does not
 /// know keep the server's spelling (``isKnown`` is `false`).
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -61,6 +62,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let forbidden = ErrorCode(rawValue: "forbidden")
     /// 403: a sensitive action needs a recent sign-in with the account's strongest method, or its password.
     public static let reauthenticationRequired = ErrorCode(rawValue: "reauthentication_required")
+    /// 403: the first factor was right and the account has an authenticator app: finish with
+    /// ``GatehouseClient/completeSecondFactor(mfaToken:code:)`` and the error's ``ServerError/mfaToken``.
+    public static let mfaRequired = ErrorCode(rawValue: "mfa_required")
     /// 404: no such resource (or no longer).
     public static let notFound = ErrorCode(rawValue: "not_found")
     /// 405: the path does not take this method.
@@ -85,7 +89,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Every code this SDK version knows.
     static let known: Set<ErrorCode> = [
         .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired, .invalidCredentials, .invalidToken, .invalidGrant,
-        .unauthorized, .userNotConfirmed, .forbidden, .reauthenticationRequired, .notFound, .methodNotAllowed, .conflict,
+        .unauthorized, .userNotConfirmed, .forbidden, .reauthenticationRequired, .mfaRequired, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .tooManyRequests, .providerDisabled, .internalError, .upstreamUnavailable,
         .unavailable,
     ]

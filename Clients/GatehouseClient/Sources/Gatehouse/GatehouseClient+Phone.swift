@@ -31,10 +31,12 @@ extension GatehouseClient {
     ///   - code: The 6-digit code from the text.
     /// - Returns: The stored session and whether the account was just created (the number's first sign-in).
     /// - Throws: ``GatehouseError``: `codeMismatch` (a wrong code), `codeExpired` (ask for a new one with
-    ///   ``sendPhoneCode(to:)``), `invalidRequest`, `providerDisabled`, `tooManyRequests`, or a transport failure.
+    ///   ``sendPhoneCode(to:)``), `mfaRequired` (the account has an authenticator app: finish with
+    ///   ``completeSecondFactor(mfaToken:code:)``), `invalidRequest`, `providerDisabled`, `tooManyRequests`, or a
+    ///   transport failure.
     @discardableResult
     public func signInWithPhone(_ phone: String, code: String) async throws -> SignInResult {
-        try await begin(try await call("POST", "/auth/phone/verify", body: ["phone": phone, "code": code]), .phone)
+        try await signingIn(.phone, "/auth/phone/verify", body: ["phone": phone, "code": code])
     }
 
     /// Starts adding `phone` to the signed-in account: the server texts it a code, which ``verifyPhone(_:code:)``

@@ -18,7 +18,11 @@ extension GatehouseClient {
     }
 
     func call(_ method: String, _ path: String, body: [String: String]?) async throws -> Data {
-        let (data, response) = try await transmit(request(method, path, try body.map { try JSONSerialization.data(withJSONObject: $0) }))
+        try await call(method, path, rawBody: try body.map { try JSONSerialization.data(withJSONObject: $0) })
+    }
+
+    func call(_ method: String, _ path: String, rawBody: Data?) async throws -> Data {
+        let (data, response) = try await transmit(request(method, path, rawBody))
         return try checked(data, response)
     }
 

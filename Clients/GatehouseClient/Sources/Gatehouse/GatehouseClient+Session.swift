@@ -214,8 +214,8 @@ extension GatehouseClient {
         return (session, tokens.isNewUser)
     }
 
-    /// Starts the session a sign-in by `method` returned.
-    func begin(_ data: Data, _ method: SignInMethod) async throws -> SignInResult {
+    /// Starts the session a sign-in by `method` (`nil` when unknown) returned.
+    func begin(_ data: Data, _ method: SignInMethod?) async throws -> SignInResult {
         var (made, isNewUser) = try sessionFrom(data)
         made.signInMethod = method
         let new = made

@@ -30,6 +30,9 @@ public actor GatehouseClient {
     var uncleared = false
     /// The refresh under way and the refresh token it presents, shared by every caller holding that token.
     var refreshing: (token: String, shared: SharedRefresh)?
+    /// The `mfa_token` of the last sign-in that answered `mfa_required`, and how that sign-in began (its first
+    /// factor), recorded on the session ``completeSecondFactor(mfaToken:code:)`` starts.
+    var pendingSecondFactor: (token: String, method: SignInMethod)?
 
     /// A client with every part chosen: tests pass a stub transport and a fixed clock, apps usually
     /// only a store (``KeychainTokenStore``, ``FileTokenStore``).
@@ -177,9 +180,11 @@ public actor GatehouseClient {
     /// - Returns: The new session (already stored; there is nothing to do with it).
     /// - Throws: ``GatehouseError``: `invalidCredentials` (wrong email or password, the same for unknown
     ///   addresses), `userNotConfirmed` (the password was right but the code was never confirmed: show the
-    ///   confirmation screen), `tooManyRequests` (failed attempts are throttled), or a transport failure.
+    ///   confirmation screen), `mfaRequired` (the account has an authenticator app: ask for its code and call
+    ///   ``completeSecondFactor(mfaToken:code:)`` with the error's ``GatehouseError/mfaToken``), `tooManyRequests`
+    ///   (failed attempts are throttled), or a transport failure.
     public func signIn(email: String, password: String) async throws -> Session {
-        try await begin(try await call("POST", "/auth/signin", body: ["email": email, "password": password]), .password).session
+        try await signingIn(.password, "/auth/signin", body: ["email": email, "password": password]).session
     }
 
     @discardableResult
@@ -232,7 +237,8 @@ public actor GatehouseClient {
     /// - Returns: The stored session and whether the account was just created.
     /// - Throws: ``GatehouseError``: `invalidToken` (the token failed verification, e.g. a nonce mismatch),
     ///   `providerDisabled` (Apple is not configured on the server), `conflict` (with Cognito, the address
-    ///   belongs to a password account: sign in with the password), `upstreamUnavailable`, or a transport failure.
+    ///   belongs to a password account: sign in with the password), `mfaRequired` (finish with
+    ///   ``completeSecondFactor(mfaToken:code:)``), `upstreamUnavailable`, or a transport failure.
     @discardableResult
     public func signInWithApple(
         identityToken: String,
@@ -246,7 +252,7 @@ public actor GatehouseClient {
         body["nonce"] = rawNonce
         body["email"] = email
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/apple", body: body), .apple)
+        return try await signingIn(.apple, "/auth/apple", body: body)
     }
 
     /// Exchanges a Google ID token (from GoogleSignIn or Credential Manager) for a session.
@@ -257,14 +263,14 @@ public actor GatehouseClient {
     ///   - fullName: A display name to use when none is known.
     /// - Returns: The stored session and whether the account was just created.
     /// - Throws: ``GatehouseError``: `invalidToken`, `providerDisabled`, `conflict` (see
-    ///   ``signInWithApple(identityToken:authorizationCode:rawNonce:email:fullName:)``), `upstreamUnavailable`,
+    ///   ``signInWithApple(identityToken:authorizationCode:rawNonce:email:fullName:)``), `mfaRequired`, `upstreamUnavailable`,
     ///   or a transport failure.
     @discardableResult
     public func signInWithGoogle(idToken: String, rawNonce: String?, fullName: String? = nil) async throws -> SignInResult {
         var body = ["id_token": idToken]
         body["nonce"] = rawNonce
         body["full_name"] = fullName
-        return try await begin(try await call("POST", "/auth/google", body: body), .google)
+        return try await signingIn(.google, "/auth/google", body: body)
     }
 
     /// The URL that starts Sign in with Apple in a browser (web and Android-style flows); open it in
@@ -295,7 +301,7 @@ public actor GatehouseClient {
     ///   wrong: start the flow again), `invalidRequest`, or a transport failure.
     @discardableResult
     public func redeemHandoff(code: String, codeVerifier: String) async throws -> SignInResult {
-        try await begin(try await call("POST", "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier]), .apple)
+        try await signingIn(.apple, "/auth/handoff", body: ["code": code, "code_verifier": codeVerifier])
     }
 
     // MARK: Profile

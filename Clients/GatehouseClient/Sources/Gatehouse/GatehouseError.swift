@@ -36,6 +36,13 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
         return nil
     }
 
+    /// The `mfa_token` of an ``ErrorCode/mfaRequired`` refusal: the sign-in's first factor was right, and
+    /// ``GatehouseClient/completeSecondFactor(mfaToken:code:)`` finishes it with the authenticator app's code.
+    public var mfaToken: String? {
+        if case .server(let error) = self { return error.mfaToken }
+        return nil
+    }
+
     /// The `URLError` code of a transport failure.
     public var urlErrorCode: URLError.Code? {
         if case .transport(let error) = self { return error.code }
@@ -113,6 +120,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
         case .conflict: return "This is already in use by another account."
         case .forbidden: return "This isn't allowed for your account."
         case .reauthenticationRequired: return "For your security, sign in again to do this."
+        case .mfaRequired: return "Enter the code from your authenticator app (or a recovery code) to finish signing in."
         case .providerDisabled: return "This way of signing in isn't available."
         case .tooManyRequests:
             return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."

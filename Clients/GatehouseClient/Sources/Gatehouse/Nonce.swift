@@ -55,8 +55,28 @@ enum RandomBytes {
 }
 
 enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    static func encode(_ bytes: [UInt8]) -> String { encode(Data(bytes)) }
+
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of base64url text (RFC 4648 §5), with or without its `=` padding; `nil` for anything else
+    /// (standard base64's `+` and `/`, white space, a length no encoding has).
+    static func decode(_ text: String) -> Data? {
+        var body = Substring(text)
+        while body.hasSuffix("=") { body = body.dropLast() }
+        guard body.utf8.allSatisfy({ $0.isBase64URLDigit }) else { return nil }
+        var base64 = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+extension UInt8 {
+    /// Whether the byte is one of base64url's 64 digits (`A-Z`, `a-z`, `0-9`, `-`, `_`).
+    fileprivate var isBase64URLDigit: Bool {
+        (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || (0x30...0x39).contains(self) || self == 0x2D || self == 0x5F
     }
 }

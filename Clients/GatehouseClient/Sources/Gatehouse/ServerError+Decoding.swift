@@ -19,7 +19,9 @@ extension ServerError {
             status: response.statusCode,
             requestID: response.value(forHTTPHeaderField: "X-Request-Id"),
             retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) },
-            rawBody: error?["code"] is String && message != nil ? nil : String(String(decoding: data, as: UTF8.self).prefix(rawBodyLimit))
+            rawBody: error?["code"] is String && message != nil ? nil : String(String(decoding: data, as: UTF8.self).prefix(rawBodyLimit)),
+            // Sent with mfa_required only; an empty one is no token.
+            mfaToken: (error?["mfa_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 }

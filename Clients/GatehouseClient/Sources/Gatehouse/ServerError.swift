@@ -1,6 +1,7 @@
 import Foundation
 
-/// An error body: `{"error": {"code", "message"}}`, plus what the headers said.
+/// An error body: `{"error": {"code", "message"}}` (with `mfa_token` for ``ErrorCode/mfaRequired``), plus what the
+/// headers said.
 public struct ServerError: Sendable, Equatable {
     /// The contract's stable code; decide on this, never on ``message``.
     public var code: ErrorCode
@@ -17,6 +18,10 @@ public struct ServerError: Sendable, Equatable {
     /// The start (at most 512 characters) of a body that is not the contract's error shape, such as a proxy's
     /// HTML page, for logs; `nil` for a contract error body.
     public var rawBody: String? = nil
+    /// The second step of a sign-in that answered ``ErrorCode/mfaRequired`` (`mfa_token`, good for 5 minutes and one
+    /// sign-in): pass it to ``GatehouseClient/completeSecondFactor(mfaToken:code:)`` with the authenticator app's code.
+    /// `nil` for every other error. It is a credential of sorts, so it is never part of ``GatehouseError/description``.
+    public var mfaToken: String? = nil
 
     /// Whether ``message`` came from a contract error body (rather than a proxy's page or the status text).
     var isContractBody: Bool { rawBody == nil }

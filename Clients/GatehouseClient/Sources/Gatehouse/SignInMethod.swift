@@ -23,6 +23,8 @@ public struct SignInMethod: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let google = SignInMethod(rawValue: "google")
     /// A texted code (``GatehouseClient/signInWithPhone(_:code:)``).
     public static let phone = SignInMethod(rawValue: "phone")
+    /// A passkey (``GatehouseClient/signInWithPasskey(_:)``, on Apple platforms through ``PasskeyAuthorization``).
+    public static let passkey = SignInMethod(rawValue: "passkey")
     /// The hosted UI's own page, where the user may have chosen any of the server's methods.
     public static let hostedUI = SignInMethod(rawValue: "hosted_ui")
 
