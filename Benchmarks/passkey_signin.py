@@ -7,30 +7,15 @@ not counted: the server's CPU time is read from /proc around each series.
     passkey_signin.py PID BASE ORIGIN EMAIL PASSWORD [N_PASSWORD N_FAST]
 """
 import os
-import statistics
 import sys
-import time
 
 import requests
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server_cpu import measure  # noqa: E402
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "GatehouseServerTests", "Scripts"))
 from passkeys_authenticator import Authenticator  # noqa: E402
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def measure(pid, items, one):
-    walls, results = [], []
-    before = cpu_seconds(pid)
-    for item in items:
-        start = time.perf_counter()
-        results.append(one(item))
-        walls.append(time.perf_counter() - start)
-    return (cpu_seconds(pid) - before) / len(items) * 1000, statistics.median(walls) * 1000, results
 
 
 def main():
