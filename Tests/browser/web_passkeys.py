@@ -246,7 +246,8 @@ def passkey_journey(server):
         page.wait.until(lambda d: autofill_state(page) == "waiting" and requests(page, "/auth/passkey/options") == 1)
         page.driver.execute_script("const go = (hash) => new Promise((done) => { location.hash = hash; setTimeout(done, 0); });"
                                    "go('#/forgot').then(() => go('#/signin')).then(() => go('#/forgot')).then(() => go('#/signin'));")
-        page.wait.until(lambda d: requests(page, "/auth/passkey/options") == 3 and autofill_state(page) == "waiting")
+        # Whether the quick middle visit gets a request of its own depends on timing; the last one always does.
+        page.wait.until(lambda d: requests(page, "/auth/passkey/options") >= 2 and autofill_state(page) == "waiting")
         page.screen("signin")
         add_authenticator(page)
         page.snap("sign-in-with-passkeys")

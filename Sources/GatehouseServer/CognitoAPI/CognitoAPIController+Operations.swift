@@ -107,11 +107,13 @@ extension CognitoAPIController {
             return .object([:])
         default:
             if let answer = try await performMFA(operation, input, context: context) { return answer }
+            if passkeys.settings != nil, let answer = try await performWebAuthn(operation, input, context: context) { return answer }
             throw Self.refusal(operation, request: request)
         }
     }
 
-    /// `InitiateAuth`: `USER_SRP_AUTH`, `USER_PASSWORD_AUTH`, `REFRESH_TOKEN_AUTH` (and its alias `REFRESH_TOKEN`).
+    /// `InitiateAuth`: `USER_SRP_AUTH`, `USER_PASSWORD_AUTH`, `USER_AUTH` (passkey or password),
+    /// `REFRESH_TOKEN_AUTH` (and its alias `REFRESH_TOKEN`).
     private func initiateAuth(_ input: CognitoAPIInput, context: GatehouseRequestContext) async throws -> JSONValue {
         try requireClient(input)
         let flow = try input.string("AuthFlow")
@@ -145,6 +147,8 @@ extension CognitoAPIController {
             return try await signInStep {
                 try await passwords.signIn(email: email, password: password, client: context.client, logger: context.logger)
             }
+        case "USER_AUTH":
+            return try await userAuth(parameters, context: context)
         case "REFRESH_TOKEN_AUTH", "REFRESH_TOKEN":
             // Our refresh tokens rotate: the answer carries the successor, which older Amplify versions
             // ignore (they keep the old token, which works again within the grace window only).
@@ -160,6 +164,7 @@ extension CognitoAPIController {
         try requireClient(input)
         let name = try input.string("ChallengeName")
         if name == "SOFTWARE_TOKEN_MFA" { return try await respondToMFAChallenge(input, context: context) }
+        if name == "WEB_AUTHN" { return try await respondToWebAuthnChallenge(input, context: context) }
         guard name == "PASSWORD_VERIFIER" else { throw CognitoAPIError.invalidParameter("ChallengeName \(name.prefix(64)) is not supported.") }
         let responses = try input.stringMap("ChallengeResponses")
         guard let block = responses["PASSWORD_CLAIM_SECRET_BLOCK"], let timestamp = responses["TIMESTAMP"],

@@ -16,6 +16,7 @@ struct CognitoAPIController {
     let accounts: Accounts
     let profiles: Profiles
     let secondFactor: SecondFactor
+    let passkeys: Passkeys
     let client: AppClient
     let body: RequestBodyReader
 

@@ -70,6 +70,7 @@ struct GatehouseRouter {
                 accounts: accounts,
                 profiles: profiles,
                 secondFactor: secondFactor,
+                passkeys: passkeys,
                 client: cognitoAPIClient,
                 body: body
             )

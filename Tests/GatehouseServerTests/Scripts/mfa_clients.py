@@ -136,6 +136,22 @@ def main():
     again = cognito.initiate_auth(ClientId=args.client_id, AuthFlow="USER_PASSWORD_AUTH", AuthParameters={"USERNAME": other, "PASSWORD": PASSWORD})
     check(again.get("ChallengeName") == "SOFTWARE_TOKEN_MFA", "and its sign-ins answer the challenge")
 
+    # Cognito's passkey operations, as Amplify Swift calls them (the same user, who has an app: a passkey needs no code).
+    device = Authenticator(-7)
+    options = cognito.start_web_authn_registration(AccessToken=access)["CredentialCreationOptions"]
+    cognito.complete_web_authn_registration(AccessToken=access, Credential=device.create(options, args.origin))
+    listed = cognito.list_web_authn_credentials(AccessToken=access)["Credentials"]
+    check(len(listed) == 1 and listed[0]["RelyingPartyId"], f"Start/CompleteWebAuthnRegistration and ListWebAuthnCredentials: {listed}")
+    started = cognito.initiate_auth(ClientId=args.client_id, AuthFlow="USER_AUTH",
+                                    AuthParameters={"USERNAME": other, "PREFERRED_CHALLENGE": "WEB_AUTHN"})
+    check(started.get("ChallengeName") == "WEB_AUTHN", "USER_AUTH with WEB_AUTHN answers the challenge")
+    request_options = json.loads(started["ChallengeParameters"]["CREDENTIAL_REQUEST_OPTIONS"])
+    signed = cognito.respond_to_auth_challenge(ClientId=args.client_id, ChallengeName="WEB_AUTHN", Session=started["Session"],
+                                               ChallengeResponses={"USERNAME": other, "CREDENTIAL": json.dumps(device.get(request_options, args.origin))})
+    check("AccessToken" in signed.get("AuthenticationResult", {}), "RespondToAuthChallenge with the assertion signs in")
+    cognito.delete_web_authn_credential(AccessToken=access, CredentialId=listed[0]["CredentialId"])
+    check(cognito.list_web_authn_credentials(AccessToken=access)["Credentials"] == [], "DeleteWebAuthnCredential")
+
     # The seed 003 API answers a clear error, not a shape its client cannot read.
     status, compat = call(e, "POST", "/api/v1/auth/signin", {"email": email, "password": PASSWORD})
     check(status == 403 and compat["error"]["code"] == "mfa_required", "the seed 003 sign-in answers mfa_required")
