@@ -6,7 +6,7 @@ import GatehouseInfrastructure
 /// gave the provider, and the hash of a secret held in a cookie of the browser that started, sealed
 /// with the master key. The app's own `state` never leaves for the provider in the clear; a state
 /// returned to another browser, altered, expired or used before is refused.
-struct FederationState: Sendable, Equatable {
+struct FederationState: Sendable {
     static let context = "federation-state"
     static let maxSealedLength = 8192
 
@@ -20,11 +20,6 @@ struct FederationState: Sendable, Equatable {
     var bindingHash: [UInt8]
     /// When it stops being accepted.
     var expiresAt: Date
-
-    static func == (a: FederationState, b: FederationState) -> Bool {
-        a.provider == b.provider && a.nonce == b.nonce && a.bindingHash == b.bindingHash && a.expiresAt == b.expiresAt
-            && a.request.map(\.name) == b.request.map(\.name) && a.request.map(\.value) == b.request.map(\.value)
-    }
 
     static func bindingHash(of secret: String) -> [UInt8] {
         Array(SHA256.hash(data: Data(secret.utf8)))

@@ -8,7 +8,7 @@ extension EmbeddedUserPool: SecondFactorStrategy {
     /// a code. A passkey (possession and user verification in one) and a session the second factor
     /// completed (`+otp`) pass.
     func requireSecondFactor(_ start: SessionStart, userID: String, in tx: any StoreTransaction) async throws {
-        guard start.method != "passkey", !start.method.hasSuffix("+otp"), !start.method.isEmpty,
+        guard start.method != "passkey", !start.method.hasSuffix("+otp"),
             try await tx.totp(userID: userID)?.confirmedAt != nil
         else { return }
         let challenge = MFAChallenge(
