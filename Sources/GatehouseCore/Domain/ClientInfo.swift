@@ -6,15 +6,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a request came from, for rate limits and logs.
+/// Where a request came from, for rate limits, logs, a user's session list and the audit log.
 public struct ClientInfo: Sendable, Equatable {
+    /// The longest `User-Agent` kept; anything past it is cut (a session list needs a few words, not a kilobyte).
+    public static let maximumUserAgentLength = 256
+
     /// The client's address (the TCP peer, or the forwarded address from a trusted proxy).
     public var address: String
+    /// The request's `User-Agent`, cut to ``maximumUserAgentLength`` characters, or `nil` when it sent none.
+    public var userAgent: String?
+    /// The request id (`X-Request-Id`), or `nil` outside a request (the CLI, background jobs).
+    public var requestID: String?
 
     /// A client seen at `address`.
-    /// - Parameter address: The peer address, or the forwarded one when the peer is a trusted proxy; IP text form.
-    public init(address: String) {
+    /// - Parameters:
+    ///   - address: The peer address, or the forwarded one when the peer is a trusted proxy; IP text form.
+    ///   - userAgent: The `User-Agent` header as sent; kept to its first ``maximumUserAgentLength`` characters.
+    ///   - requestID: The request id, for the audit log.
+    public init(address: String, userAgent: String? = nil, requestID: String? = nil) {
         self.address = address
+        self.userAgent = userAgent.map { String($0.prefix(Self.maximumUserAgentLength)) }
+        self.requestID = requestID
     }
 
     /// What per-client rate limits count under: an IPv4 address as it is, an IPv6 address by its

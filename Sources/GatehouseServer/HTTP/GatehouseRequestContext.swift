@@ -11,6 +11,8 @@ public struct GatehouseRequestContext: RequestContext {
     /// The address rate limits use: the peer, or the forwarded client behind a trusted proxy. Set
     /// by ``RequestContextMiddleware``.
     public var clientAddress: String = "unknown"
+    /// The request's `User-Agent` header, set by ``RequestContextMiddleware``.
+    public var userAgent: String?
     /// The verified caller, set by ``BearerAuthenticator`` on protected routes only (whose handlers
     /// read it, non-optional, from ``AuthenticatedRequestContext``).
     var principal: Principal?
@@ -21,6 +23,6 @@ public struct GatehouseRequestContext: RequestContext {
         self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    /// The request's origin, for rate limits.
-    public var client: ClientInfo { ClientInfo(address: clientAddress) }
+    /// The request's origin, for rate limits, session lists and the audit log.
+    public var client: ClientInfo { ClientInfo(address: clientAddress, userAgent: userAgent, requestID: id) }
 }

@@ -18,6 +18,7 @@ struct RequestContextMiddleware: RouterMiddleware {
         }
         let requestID = context.id
         context.clientAddress = Self.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor], trusted: trustedProxies)
+        context.userAgent = request.headers[.userAgent]
         let start = ContinuousClock.now
         var response: Response
         do {
