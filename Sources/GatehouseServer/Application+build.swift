@@ -116,6 +116,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         domainEvents.subscribe(EventBroadcast { eventChannel.send($0) })
     }
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
+    let signInEvents = AuditedAuthEvents(metrics: metrics, store: store, clock: clock, random: random, logger: logger)
     let appleWeb = AppleWebFlow(
         settings: configuration.appleServicesID.map {
             AppleWebFlow.Settings(
@@ -132,17 +133,18 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         clock: clock,
         random: random
     )
-    let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
+    let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
+    let accounts = Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
     let useCases = UseCases(
         passwords: passwords,
-        sessions: Sessions(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
+        sessions: Sessions(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents),
         social: SocialSignIn(
             google: social.google,
             apple: social.apple,
             strategy: provider,
             limiter: limiter,
-            events: metrics,
+            events: signInEvents,
             domainEvents: domainEvents,
             appleWeb: appleWeb
         ),
@@ -150,11 +152,11 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             strategy: provider,
             policy: configuration.smsCountries,
             limiter: limiter,
-            events: metrics,
+            events: signInEvents,
             domainEvents: domainEvents,
             stepUp: stepUp
         ),
-        accounts: Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp),
+        accounts: accounts,
         profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
         passkeys: Passkeys(
             settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
@@ -164,7 +166,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             clock: clock,
             random: random,
             limiter: limiter,
-            events: metrics
+            events: signInEvents
         ),
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
@@ -173,8 +175,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             clock: clock,
             random: random,
             limiter: limiter,
-            events: metrics,
+            events: signInEvents,
             issuerName: configuration.pool.appName
+        ),
+        administration: Administration(
+            strategy: provider as? any AdministrationStrategy,
+            accounts: accounts,
+            store: store,
+            domainEvents: domainEvents,
+            clock: clock,
+            random: random
         ),
         stepUp: stepUp,
         limiter: limiter,
@@ -216,6 +226,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         profiles: useCases.profiles,
         passkeys: useCases.passkeys,
         secondFactor: useCases.secondFactor,
+        administration: useCases.administration,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),
@@ -247,7 +258,14 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     // In start order; graceful shutdown goes in reverse, so the store (first) closes last.
     var services: [any Service] = [store.service, hashingPool, UpstreamHTTPClientService(upstream: upstream)]
     var afterStartUp: [any Service] = [
-        MaintenanceService(store: store, keys: keyManager, keyring: keyring, clock: clock, logger: logger)
+        MaintenanceService(
+            store: store,
+            keys: keyManager,
+            keyring: keyring,
+            clock: clock,
+            logger: logger,
+            auditRetention: TimeInterval(configuration.auditRetentionDays) * 86_400
+        )
     ]
     if overrides.refreshProviderKeysInBackground, !identity.upstreamKeySets.isEmpty {
         afterStartUp.append(ProviderKeyRefreshService(keySets: identity.upstreamKeySets, clock: clock, logger: logger))
@@ -306,7 +324,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         eventChannel: eventChannel,
         useCases: useCases,
         liveness: identity.liveness,
-        srpVerifiers: srpVerifiers
+        srpVerifiers: srpVerifiers,
+        startUp: startUp
     )
 }
 

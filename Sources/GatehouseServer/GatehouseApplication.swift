@@ -28,6 +28,7 @@ public struct GatehouseApplication: Sendable {
     package let liveness: CachedSessionLiveness
     /// Makes and opens the embedded pool's SRP verifiers.
     package let srpVerifiers: SRPVerifiers
+    let startUp: StartUp
 
     init(
         app: App,
@@ -41,7 +42,8 @@ public struct GatehouseApplication: Sendable {
         eventChannel: (any StoreEventChannel)?,
         useCases: UseCases,
         liveness: CachedSessionLiveness,
-        srpVerifiers: SRPVerifiers
+        srpVerifiers: SRPVerifiers,
+        startUp: StartUp
     ) {
         self.app = app
         self.issuer = issuer
@@ -55,6 +57,7 @@ public struct GatehouseApplication: Sendable {
         self.useCases = useCases
         self.liveness = liveness
         self.srpVerifiers = srpVerifiers
+        self.startUp = startUp
     }
 
     /// The client id tokens are issued for (Cognito's app client in Cognito mode); settled at start-up.
@@ -63,4 +66,36 @@ public struct GatehouseApplication: Sendable {
     /// How many times this instance has started listening to the other instances' events (0: not yet;
     /// each reconnection adds one); nil on SQLite, where one process owns the database.
     public var eventChannelConnections: Int? { eventChannel?.connections }
+
+    /// Runs `body` with the operators' use case over the opened store, without serving HTTP: what
+    /// `gatehouse users`, `gatehouse audit` and `gatehouse admin-keys` do. Start-up runs first (the
+    /// master key, pending migrations refused unless `GATEHOUSE_AUTO_MIGRATE`), the audit actor is
+    /// `cli`, and what the change ended or changed is announced to running servers afterwards (at once
+    /// on PostgreSQL; on SQLite a running server sees it within its cache time).
+    /// - Parameter body: The operator's action.
+    /// - Returns: What `body` returns.
+    /// - Throws: A start-up or configuration error, or `body`'s.
+    public func administer<T: Sendable>(_ body: @escaping @Sendable (Administration) async throws -> T) async throws -> T {
+        let collected = CollectedEvents()
+        useCases.domainEvents.subscribe(collected)
+        try await startUp.run()
+        let service = store.service
+        let administration = useCases.administration
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await service.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            do {
+                let result = try await AuditOrigin.$current.withValue(.commandLine) { try await body(administration) }
+                try? await store.announce(collected.drain())
+                try? await store.close()
+                return result
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        }
+    }
 }

@@ -4,16 +4,17 @@ import SQLKit
 
 extension SQLTransaction {
     static let userColumns =
-        "id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at, srp_salt, srp_verifier"
+        "id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at, srp_salt, srp_verifier, disabled_at"
 
     func insertUser(_ user: UserRecord) async throws {
         try await insert(
             """
             INSERT INTO gh_users (id, email, email_key, email_verified, password_hash, confirmed, name, phone, created_at, updated_at,
-                                  srp_salt, srp_verifier)
+                                  srp_salt, srp_verifier, disabled_at)
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: user.emailKey), \(bind: user.emailVerified), \(bind: user.passwordHash),
                     \(bind: user.confirmed), \(bind: user.name), \(bind: user.phone), \(bind: user.createdAt.epochSeconds),
-                    \(bind: user.updatedAt.epochSeconds), \(bind: user.srpVerifier?.salt), \(bind: user.srpVerifier?.sealed))
+                    \(bind: user.updatedAt.epochSeconds), \(bind: user.srpVerifier?.salt), \(bind: user.srpVerifier?.sealed),
+                    \(bind: user.disabledAt?.epochSeconds))
             """,
             constraint: "user email or phone"
         )
@@ -37,11 +38,27 @@ extension SQLTransaction {
             UPDATE gh_users SET email = \(bind: user.email), email_key = \(bind: user.emailKey), email_verified = \(bind: user.emailVerified),
                 password_hash = \(bind: user.passwordHash), confirmed = \(bind: user.confirmed), name = \(bind: user.name),
                 phone = \(bind: user.phone), updated_at = \(bind: user.updatedAt.epochSeconds),
-                srp_salt = \(bind: user.srpVerifier?.salt), srp_verifier = \(bind: user.srpVerifier?.sealed)
+                srp_salt = \(bind: user.srpVerifier?.salt), srp_verifier = \(bind: user.srpVerifier?.sealed),
+                disabled_at = \(bind: user.disabledAt?.epochSeconds)
             WHERE id = \(bind: user.id)
             """,
             constraint: "user email or phone"
         )
+    }
+
+    func users(matching query: UserQuery) async throws -> [UserRecord] {
+        var sql: SQLQueryString = "SELECT \(unsafeRaw: Self.userColumns) FROM gh_users WHERE 1 = 1"
+        if let key = query.emailKey { sql += " AND email_key = \(bind: key)" }
+        if let phone = query.phone { sql += " AND phone = \(bind: phone)" }
+        if let sub = query.sub { sql += " AND id = \(bind: sub)" }
+        if let from = query.createdFrom { sql += " AND created_at >= \(bind: from.epochSeconds)" }
+        if let before = query.createdBefore { sql += " AND created_at < \(bind: before.epochSeconds)" }
+        if let after = query.after {
+            let seconds = after.createdAt.epochSeconds
+            sql += " AND (created_at > \(bind: seconds) OR (created_at = \(bind: seconds) AND id > \(bind: after.sub)))"
+        }
+        sql += " ORDER BY created_at, id LIMIT \(bind: query.limit)"
+        return try await all(sql).map(Self.decodeUser)
     }
 
     func deleteUser(id: String) async throws {
@@ -62,7 +79,8 @@ extension SQLTransaction {
             updatedAt: try row.date("updated_at"),
             srpVerifier: try row.optionalString("srp_salt").flatMap { salt in
                 try row.optionalString("srp_verifier").map { SRPVerifier(salt: salt, sealed: $0) }
-            }
+            },
+            disabledAt: try row.optionalDate("disabled_at")
         )
     }
 
@@ -96,7 +114,7 @@ extension SQLTransaction {
                 """
                 SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
                        i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at,
-                       u.srp_salt, u.srp_verifier
+                       u.srp_salt, u.srp_verifier, u.disabled_at
                 FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
                 WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
                 """

@@ -56,7 +56,9 @@ public final class CapturingMailer: MailTransport {
 
     /// The 6-digit code in the latest message of `kind` to `address`.
     public func latestCode(to address: String, kind: String) async -> String? {
-        guard let message = await messages(to: address).last(where: { $0.kind == kind }) else { return nil }
+        // The queue's ids are time-ordered; delivery order is not (a batch goes out concurrently).
+        let matching = await delivered.filter { $0.message.to.lowercased() == address.lowercased() && $0.message.kind == kind }
+        guard let message = matching.max(by: { $0.id < $1.id })?.message else { return nil }
         return Self.code(in: message.body)
     }
 

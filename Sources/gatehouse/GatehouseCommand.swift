@@ -11,7 +11,9 @@ struct GatehouseCommand: AsyncParsableCommand {
         commandName: "gatehouse",
         abstract: "Authentication backend for native and web apps.",
         discussion: "Settings come from GATEHOUSE_* environment variables and a .env file in the working directory.",
-        subcommands: [Serve.self, Migrate.self, Keys.self, DoctorCommand.self, MailCommand.self, UsersCommand.self],
+        subcommands: [
+            Serve.self, Migrate.self, Keys.self, DoctorCommand.self, MailCommand.self, UsersCommand.self, AdminKeysCommand.self, AuditCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -22,6 +22,10 @@ public struct SessionRecord: Sendable, Equatable {
         case lifetimeOver = "lifetime_over"
         /// An authorization code issued in it was presented a second time: what the first use issued may be stolen.
         case authorizationCodeReuse = "code_reuse"
+        /// An operator disabled the user.
+        case userDisabled = "user_disabled"
+        /// An operator signed the user out everywhere.
+        case adminSignOut = "admin_sign_out"
     }
 
     /// The session id (a UUIDv7): the `origin_jti` claim of every token issued in it, which liveness checks look up.

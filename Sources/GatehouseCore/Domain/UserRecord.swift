@@ -27,6 +27,8 @@ public struct UserRecord: Sendable, Equatable {
     /// The Cognito SRP verifier of the current password, sealed (``SRPVerifiers``); `nil` until a
     /// password is set or used on a version that makes them.
     public var srpVerifier: SRPVerifier?
+    /// When an operator disabled the user, or `nil`: a disabled user gets no session on any path.
+    public var disabledAt: Date?
 
     /// A user as stored.
     /// - Parameters:
@@ -41,6 +43,7 @@ public struct UserRecord: Sendable, Equatable {
     ///   - createdAt: When the account was created.
     ///   - updatedAt: When it last changed.
     ///   - srpVerifier: The sealed SRP verifier of the current password, if any.
+    ///   - disabledAt: When an operator disabled the user, `nil` while enabled.
     public init(
         id: String,
         email: String?,
@@ -52,7 +55,8 @@ public struct UserRecord: Sendable, Equatable {
         phone: String? = nil,
         createdAt: Date,
         updatedAt: Date,
-        srpVerifier: SRPVerifier? = nil
+        srpVerifier: SRPVerifier? = nil,
+        disabledAt: Date? = nil
     ) {
         self.id = id
         self.email = email
@@ -65,6 +69,7 @@ public struct UserRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.srpVerifier = srpVerifier
+        self.disabledAt = disabledAt
     }
 
     /// The name a mail to this user may greet them by: only once the address is proven. Until then

@@ -24,6 +24,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case forbidden = "forbidden"
             case reauthenticationRequired = "reauthentication_required"
             case mfaRequired = "mfa_required"
+            case userDisabled = "user_disabled"
             case notFound = "not_found"
             case conflict = "conflict"
             case tooManyRequests = "too_many_requests"
@@ -67,6 +68,9 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         /// 403: the first factor was right, and the account has a second one: redeem ``GatehouseError/mfaToken``
         /// with a code at `POST /auth/mfa/verify`.
         public static let mfaRequired = Code(.mfaRequired)
+        /// 403: an operator disabled the account; every sign-in path refuses it (only after the first factor
+        /// was right, so the answer tells an attacker nothing) until it is enabled again.
+        public static let userDisabled = Code(.userDisabled)
         /// 404: the resource does not exist (or no longer does).
         public static let notFound = Code(.notFound)
         /// 409: the change collides with existing state (a provider sign-in for an email a password account owns).

@@ -68,7 +68,10 @@ extension EmbeddedUserPool {
     public func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] {
         let sub = principal.sub
         let deletion = AccountDeletion(appleVault: appleVault)
+        let origin = AuditOrigin.current
+        let now = clock.now()
         return try await store.write { tx in
+            try await tx.appendAudit(.make(.accountDeleted, userID: sub, origin: origin, at: now, random: random))
             let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
             try await tx.deleteCodes(userID: sub)
             try await tx.deletePasskeys(userID: sub)

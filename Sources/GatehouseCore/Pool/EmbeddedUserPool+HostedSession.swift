@@ -43,8 +43,14 @@ extension EmbeddedUserPool: HostedSessionStrategy {
 
     /// Ends the session (``HostedSessionStrategy``).
     public func endSession(id: String, reason: SessionRecord.EndReason, logger: Logger) async throws -> [DomainEvent] {
-        let now = clock.now()
-        guard try await store.write({ tx in try await tx.revokeSession(id: id, at: now, reason: reason) }) else { return [] }
+        let (now, origin) = (clock.now(), AuditOrigin.current)
+        let ended = try await store.write { tx in
+            guard let session = try await tx.session(id: id), try await tx.revokeSession(id: id, at: now, reason: reason) else { return false }
+            let event: AuditEvent = reason == .signOut ? .signOut : .sessionEnded
+            try await tx.appendAudit(.make(event, userID: session.userID, detail: reason.rawValue, origin: origin, at: now, random: random))
+            return true
+        }
+        guard ended else { return [] }
         logger.info("session ended", metadata: ["session.id": .string(id), "reason": .string(reason.rawValue)])
         return [.sessionsEnded(ids: [id])]
     }

@@ -47,6 +47,7 @@ extension EmbeddedUserPool {
     ) async throws -> [DomainEvent] {
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
+        let origin = AuditOrigin.current
 
         enum Outcome: Sendable {
             case reset(UserRecord, ended: [String])
@@ -74,6 +75,7 @@ extension EmbeddedUserPool {
             try await syncProfile(with: user, in: tx)
             let notice = MailRequest(kind: .passwordChanged, to: user.email ?? email.value, name: greeting, reset: true)
             try await mail.enqueue(notice, now: now, in: tx)
+            try await tx.appendAudit(.make(.passwordReset, userID: user.id, origin: origin, at: now, random: random))
             return .reset(user, ended: ended)
         }
         switch outcome {
@@ -136,6 +138,7 @@ extension EmbeddedUserPool {
         try settings.passwordPolicy.validate(newPassword, email: email)
         let newHash = try await hasher.hash(newPassword, lane: client.rateLimitSubject)
         let now = clock.now()
+        let origin = AuditOrigin.current
         let ended: [String] = try await store.write { tx in
             guard var current = try await tx.user(id: user.id) else { throw GatehouseError.unauthorized(cause: "user deleted meanwhile") }
             current.passwordHash = newHash
@@ -145,6 +148,7 @@ extension EmbeddedUserPool {
             if let address = current.email {
                 try await mail.enqueue(MailRequest(kind: .passwordChanged, to: address, name: current.name, reset: false), now: now, in: tx)
             }
+            try await tx.appendAudit(.make(.passwordChanged, userID: user.id, origin: origin, at: now, random: random))
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
         mail.committed()

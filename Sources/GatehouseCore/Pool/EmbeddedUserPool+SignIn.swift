@@ -113,6 +113,7 @@ extension EmbeddedUserPool {
         let lifetime = settings.refreshTokenLifetime
         let sessionLifetime = settings.sessionLifetime
         let grace = settings.refreshReuseGrace
+        let origin = AuditOrigin.current
         return try await store.write { tx in
             guard let record = try await tx.refreshToken(hash: hash) else { return .unknown }
             guard let session = try await tx.session(id: record.sessionID), session.isActive else { return .invalid("session ended") }
@@ -129,6 +130,7 @@ extension EmbeddedUserPool {
                     return .rotated(user, session, successor: successor)
                 }
                 try await tx.revokeSession(id: session.id, at: now, reason: .refreshReuse)
+                try await tx.appendAudit(.make(.refreshReuse, userID: user.id, detail: session.id, origin: origin, at: now, random: random))
                 return .reused(sessionID: session.id)
             }
             guard record.expiresAt > now else { return .invalid("token expired") }
@@ -157,9 +159,13 @@ extension EmbeddedUserPool {
         guard let token = RefreshTokenCodec.validate(refreshToken) else { return [] }
         let hash = RefreshTokenCodec.hash(token)
         let now = clock.now()
+        let origin = AuditOrigin.current
         let ended: String? = try await store.write { tx in
-            guard let record = try await tx.refreshToken(hash: hash) else { return nil }
-            return try await tx.revokeSession(id: record.sessionID, at: now, reason: .signOut) ? record.sessionID : nil
+            guard let record = try await tx.refreshToken(hash: hash),
+                try await tx.revokeSession(id: record.sessionID, at: now, reason: .signOut)
+            else { return nil }
+            try await tx.appendAudit(.make(.signOut, userID: record.userID, detail: record.sessionID, origin: origin, at: now, random: random))
+            return record.sessionID
         }
         guard let ended else { return [] }
         logger.info("signed out", metadata: ["session.id": .string(ended)])
@@ -174,8 +180,11 @@ extension EmbeddedUserPool {
     /// - Throws: A store error.
     public func signOutEverywhere(principal: Principal, logger: Logger) async throws -> [DomainEvent] {
         let now = clock.now()
+        let origin = AuditOrigin.current
         let ended = try await store.write { tx in
-            try await tx.revokeSessions(userID: principal.sub, except: nil, at: now, reason: .signOutAll)
+            let ended = try await tx.revokeSessions(userID: principal.sub, except: nil, at: now, reason: .signOutAll)
+            try await tx.appendAudit(.make(.signOutAll, userID: principal.sub, origin: origin, at: now, random: random))
+            return ended
         }
         logger.info("signed out everywhere", metadata: ["user.sub": .string(principal.sub), "sessions": .stringConvertible(ended.count)])
         return [.sessionsEnded(ids: ended)]

@@ -98,14 +98,20 @@ public struct EmbeddedUserPool: IdentityProvider {
             method: method,
             refreshToken: refreshToken,
             refreshTokenHash: RefreshTokenCodec.hash(refreshToken),
-            at: now
+            at: now,
+            origin: AuditOrigin.current
         )
     }
 
-    /// Stores the session and its first refresh token for `userID` inside `tx`; a user with a confirmed
-    /// second factor gets `mfa_required` instead (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
+    /// Stores the session, its first refresh token and its audit row for `userID` inside `tx`; a disabled
+    /// user gets `user_disabled` and a user with a confirmed second factor `mfa_required` instead
+    /// (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
     func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
+        if try await tx.user(id: userID)?.disabledAt != nil {
+            throw GatehouseError(.userDisabled, "This account is disabled.", cause: "sign-in of disabled user \(userID)")
+        }
         try await requireSecondFactor(start, userID: userID, in: tx)
+        try await tx.appendAudit(.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random))
         let session = SessionRecord(id: start.sessionID, userID: userID, method: start.method, authTime: start.at, createdAt: start.at)
         try await tx.insertSession(session)
         try await tx.insertRefreshToken(

@@ -9,5 +9,7 @@ extension EmbeddedUserPool {
         let refreshToken: String
         let refreshTokenHash: String
         let at: Date
+        /// Who signed in from where: read when the start is prepared, outside the write it goes into.
+        let origin: AuditOrigin
     }
 }

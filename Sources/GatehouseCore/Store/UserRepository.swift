@@ -11,4 +11,9 @@ public protocol UserRepository: Sendable {
     /// Replaces the stored row with the same id. Throws ``StoreConflict`` if the new email key or phone number is taken.
     func updateUser(_ user: UserRecord) async throws
     func deleteUser(id: String) async throws
+    /// A page of users for the admin API (``UserQuery``), by creation time and sub.
+    /// - Parameter query: The filters and the position.
+    /// - Returns: At most `query.limit` users.
+    /// - Throws: A store error.
+    func users(matching query: UserQuery) async throws -> [UserRecord]
 }

@@ -38,4 +38,18 @@ public struct Accounts: Sendable {
         logger.info("account deleted", metadata: ["user.sub": .string(principal.sub)])
         if let appleVault, !queued.isEmpty { await appleVault.attempt(ids: queued, logger: logger) }
     }
+
+    /// Deletes a user at an operator's request (the admin API, `gatehouse users delete`): the same
+    /// deletion as ``delete(for:currentPassword:client:logger:)``, without the step-up.
+    /// - Parameters:
+    ///   - userID: The sub.
+    ///   - logger: The caller's logger.
+    /// - Throws: A store error (nothing changed).
+    public func delete(userID: String, logger: Logger) async throws {
+        let principal = Principal(sub: userID, username: userID, sessionID: "", clientID: "", scope: "", accessToken: "")
+        let queued = try await strategy.deleteAccount(principal: principal, logger: logger)
+        domainEvents.publish(.userDeleted(sub: userID))
+        logger.info("account deleted by an operator", metadata: ["user.sub": .string(userID)])
+        if let appleVault, !queued.isEmpty { await appleVault.attempt(ids: queued, logger: logger) }
+    }
 }

@@ -6,6 +6,11 @@ public protocol AuthEventObserver: Sendable {
     ///   - outcome: A short stable word (`success`, `invalid_credentials`, `not_confirmed`, `throttled`,
     ///     `invalid_token`, `invalid_grant`, `error`).
     func signInAttempt(method: String, outcome: String)
+    /// Records a refused attempt durably (the audit log); by default nothing.
+    /// - Parameters:
+    ///   - method: As for ``signInAttempt(method:outcome:)``.
+    ///   - outcome: The refusal's reason class.
+    func signInRefused(method: String, outcome: String) async
 }
 
 /// Counts nothing (tests, tools).
@@ -21,6 +26,12 @@ public struct NoAuthEvents: AuthEventObserver {
 }
 
 extension AuthEventObserver {
+    /// Records nothing: only the auditing observer writes refusals.
+    /// - Parameters:
+    ///   - method: Unused.
+    ///   - outcome: Unused.
+    public func signInRefused(method: String, outcome: String) async {}
+
     /// Runs `body`, reporting its outcome under `method`.
     /// - Parameters:
     ///   - method: The sign-in method the outcome is counted under.
@@ -36,14 +47,18 @@ extension AuthEventObserver {
             let outcome: String
             switch error.code {
             case .tooManyRequests: outcome = "throttled"
+            case .mfaRequired: outcome = "mfa_required"
+            case .userDisabled: outcome = "user_disabled"
             case .invalidCredentials, .userNotConfirmed, .invalidToken, .invalidGrant, .invalidRequest, .providerDisabled:
                 outcome = error.code == .userNotConfirmed ? "not_confirmed" : error.code.rawValue
             default: outcome = "error"
             }
             signInAttempt(method: method, outcome: outcome)
+            await signInRefused(method: method, outcome: outcome)
             throw error
         } catch {
             signInAttempt(method: method, outcome: "error")
+            await signInRefused(method: method, outcome: "error")
             throw error
         }
     }

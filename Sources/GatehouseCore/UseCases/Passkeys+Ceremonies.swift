@@ -117,8 +117,12 @@ extension Passkeys {
                 createdAt: now
             )
             try await spend(clientData, challenge)
+            let origin = AuditOrigin.current
             do {
-                try await store.write { tx in try await tx.insertPasskey(record) }
+                try await store.write { tx in
+                    try await tx.insertPasskey(record)
+                    try await tx.appendAudit(.make(.passkeyAdded, userID: principal.sub, origin: origin, at: now, random: random))
+                }
             } catch is StoreConflict {
                 throw GatehouseError(.conflict, "This passkey is registered already.")
             }

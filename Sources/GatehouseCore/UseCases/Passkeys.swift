@@ -115,7 +115,13 @@ public struct Passkeys: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `not_found` when the caller has no passkey with that id.
     public func delete(for principal: Principal, id: String, logger: Logger) async throws {
-        guard try await store.write({ try await $0.deletePasskey(id: id, userID: principal.sub) }) else {
+        let (now, origin) = (clock.now(), AuditOrigin.current)
+        let removed = try await store.write { tx in
+            guard try await tx.deletePasskey(id: id, userID: principal.sub) else { return false }
+            try await tx.appendAudit(.make(.passkeyRemoved, userID: principal.sub, origin: origin, at: now, random: random))
+            return true
+        }
+        guard removed else {
             throw GatehouseError(.notFound, "No such passkey.")
         }
         logger.info("passkey removed", metadata: ["user.sub": .string(principal.sub)])

@@ -85,23 +85,32 @@ public struct SecondFactor: Sendable {
     func acceptCode(_ code: String, record: TOTPRecord, confirming: Bool) async throws {
         let secret = try secret(of: record)
         let now = clock.now()
+        let origin = AuditOrigin.current
         try await limiter.guarding([bucket(record.userID)], resetOnSuccess: [bucket(record.userID)], failureCodes: [.codeMismatch]) {
             guard let step = TOTP.matchingStep(code.filter { $0 != " " }, secret: secret, at: now) else { throw GatehouseError.codeMismatch }
             let accepted = try await store.write { tx in
-                try await tx.acceptTOTPStep(userID: record.userID, step: step, confirmAt: confirming ? now : nil)
+                let accepted = try await tx.acceptTOTPStep(userID: record.userID, step: step, confirmAt: confirming ? now : nil)
+                if accepted, confirming {
+                    try await tx.appendAudit(.make(.mfaEnabled, userID: record.userID, origin: origin, at: now, random: random))
+                }
+                return accepted
             }
             guard accepted else { throw GatehouseError(.codeMismatch, GatehouseError.codeMismatch.message, cause: "TOTP code replayed") }
         }
     }
 
-    func newRecoveryCodes(for userID: String) async throws -> [String] {
+    func newRecoveryCodes(for userID: String, audit event: AuditEvent? = nil) async throws -> [String] {
         let codes = (0..<Self.recoveryCodeCount).map { _ in
             let chars = random.bytes(10).map { Self.recoveryAlphabet[Int($0) % Self.recoveryAlphabet.count] }
             return String(chars[0..<5]) + "-" + String(chars[5...])
         }
         let hashes = codes.map { recoveryHash($0, userID: userID) }
         let now = clock.now()
-        try await store.write { tx in try await tx.replaceRecoveryCodes(userID: userID, hashes: hashes, at: now) }
+        let origin = AuditOrigin.current
+        try await store.write { tx in
+            try await tx.replaceRecoveryCodes(userID: userID, hashes: hashes, at: now)
+            if let event { try await tx.appendAudit(.make(event, userID: userID, origin: origin, at: now, random: random)) }
+        }
         return codes
     }
 
@@ -155,7 +164,11 @@ public struct SecondFactor: Sendable {
     public func remove(for principal: Principal, code: String, logger: Logger) async throws {
         let record = try await confirmedRecord(principal)
         try await acceptCode(code, record: record, confirming: false)
-        try await store.write { tx in try await tx.deleteMFA(userID: principal.sub) }
+        let (now, origin) = (clock.now(), AuditOrigin.current)
+        try await store.write { tx in
+            try await tx.deleteMFA(userID: principal.sub)
+            try await tx.appendAudit(.make(.mfaDisabled, userID: principal.sub, origin: origin, at: now, random: random))
+        }
         logger.info("second factor removed", metadata: ["user.sub": .string(principal.sub)])
     }
 
@@ -168,7 +181,7 @@ public struct SecondFactor: Sendable {
     public func regenerateRecoveryCodes(for principal: Principal, code: String) async throws -> [String] {
         let record = try await confirmedRecord(principal)
         try await acceptCode(code, record: record, confirming: false)
-        return try await newRecoveryCodes(for: principal.sub)
+        return try await newRecoveryCodes(for: principal.sub, audit: .recoveryCodesRegenerated)
     }
 
     func confirmedRecord(_ principal: Principal) async throws -> TOTPRecord {

@@ -22,6 +22,7 @@ extension GatehouseConfiguration {
         c.trustedProxies = Set(reader.list("GATEHOUSE_TRUSTED_PROXIES"))
         c.maxBodySize = try reader.int("GATEHOUSE_MAX_BODY_BYTES", in: 1024...(16 << 20)) ?? c.maxBodySize
         c.stepUpMaxAge = try reader.int("GATEHOUSE_STEP_UP_MAX_AGE", in: 60...(30 * 86_400)).map(TimeInterval.init)
+        c.auditRetentionDays = try reader.int("GATEHOUSE_AUDIT_RETENTION_DAYS", in: 1...3650) ?? c.auditRetentionDays
 
         c.dataDirectory = reader.string("GATEHOUSE_DATA_DIR") ?? c.dataDirectory
         c.databaseURL = reader.string("GATEHOUSE_DATABASE_URL")

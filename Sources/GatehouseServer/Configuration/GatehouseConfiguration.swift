@@ -96,6 +96,9 @@ public struct GatehouseConfiguration: Sendable {
     /// How long a sign-in counts as recent for a sensitive action (`GATEHOUSE_STEP_UP_MAX_AGE`,
     /// seconds); nil: any age, as long as the session's sign-in is as strong as the account's strongest.
     public var stepUpMaxAge: TimeInterval?
+    /// How many days audit-log rows are kept before the maintenance job (one instance per round)
+    /// prunes them (`GATEHOUSE_AUDIT_RETENTION_DAYS`, 1–3650, 90 by default).
+    public var auditRetentionDays = 90
 
     /// Browser origins allowed to call the JSON API across origins (`GATEHOUSE_CORS_ORIGINS`, exact
     /// `scheme://host[:port]`, comma-separated; none by default; `*` is refused).

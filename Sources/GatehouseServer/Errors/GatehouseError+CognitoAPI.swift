@@ -14,7 +14,7 @@ extension GatehouseError {
         case .invalidPassword: CognitoAPIError("InvalidPasswordException", message)
         case .invalidRequest: .invalidParameter(message)
         case .tooManyRequests: CognitoAPIError("TooManyRequestsException", "Too many requests. Try again later.", status: .tooManyRequests)
-        case .forbidden, .providerDisabled, .mfaRequired: CognitoAPIError("NotAuthorizedException", message)
+        case .forbidden, .providerDisabled, .mfaRequired, .userDisabled: CognitoAPIError("NotAuthorizedException", message)
         case .notFound: CognitoAPIError("UserNotFoundException", "User does not exist.")
         case .conflict: CognitoAPIError("AliasExistsException", message)
         default: CognitoAPIError("InternalErrorException", "Internal server error.", status: .internalServerError)

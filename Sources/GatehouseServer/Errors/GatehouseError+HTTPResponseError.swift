@@ -9,7 +9,7 @@ extension GatehouseError: HTTPResponseError, ContractFailure {
         switch code {
         case .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired: .badRequest
         case .invalidCredentials, .invalidToken, .invalidGrant, .unauthorized: .unauthorized
-        case .userNotConfirmed, .forbidden, .providerDisabled, .reauthenticationRequired, .mfaRequired: .forbidden
+        case .userNotConfirmed, .forbidden, .providerDisabled, .reauthenticationRequired, .mfaRequired, .userDisabled: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
         case .tooManyRequests: .tooManyRequests

@@ -13,6 +13,7 @@ struct GatehouseRouter {
     let profiles: Profiles
     let passkeys: Passkeys
     let secondFactor: SecondFactor
+    let administration: Administration
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -93,6 +94,7 @@ struct GatehouseRouter {
         AppleWebController(social: social, body: body).addRoutes(to: routes)
         WellKnownController(discovery: discovery).addRoutes(to: routes)
         OperationsController(sessions: sessions, metrics: metrics).addRoutes(to: routes)
+        AdminController(administration: administration, body: body).addRoutes(to: routes)
         let served = recorder.finish()
         servedRoutes.fill(served)
         return served

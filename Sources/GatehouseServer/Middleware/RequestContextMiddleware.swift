@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -22,7 +23,10 @@ struct RequestContextMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         var response: Response
         do {
-            response = try await next(request, context)
+            // The audit log's who and where, for every row the request's changes write.
+            response = try await AuditOrigin.$current.withValue(AuditOrigin(actor: "user", client: context.client)) {
+                try await next(request, context)
+            }
         } catch {
             // ErrorMiddleware maps everything; this is only reached if it was bypassed.
             response = ContractFailures.from(error).contractResponse()

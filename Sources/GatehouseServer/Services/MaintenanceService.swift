@@ -13,6 +13,8 @@ struct MaintenanceService: Service {
     let keyring: Keyring?
     let clock: any TimeSource
     let logger: Logger
+    /// How long audit-log rows are kept (`GATEHOUSE_AUDIT_RETENTION_DAYS`, 90 by default).
+    var auditRetention: TimeInterval = 90 * 86_400
     var purgeInterval: Duration = .seconds(600)
     /// This process, as the purge lease's holder.
     var instance = UUID().uuidString
@@ -62,6 +64,8 @@ struct MaintenanceService: Service {
             try await $0.acquireLease(name: "maintenance.purge", holder: holder, until: now.addingTimeInterval(seconds), now: now)
         }
         guard mine else { return nil }
-        return try await store.purgeExpired(now: now)
+        let cutoff = now.addingTimeInterval(-auditRetention)
+        let pruned = try await store.write { try await $0.pruneAudit(before: cutoff) }
+        return try await store.purgeExpired(now: now) + pruned
     }
 }

@@ -62,6 +62,7 @@ actor ContractSamples {
         ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields),
         ("/me/phone/verify", "post", PhoneCodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
+        ("/admin/users", "post", AdminCreateUserRequest.fields), ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
     ]
 
     /// Everything as one JSON document.

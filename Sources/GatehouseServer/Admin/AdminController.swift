@@ -1,0 +1,124 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import Hummingbird
+
+/// The admin API under `/admin/` (described in openapi.yaml with the `adminKey` scheme): users found,
+/// read, created, changed, disabled, signed out and deleted, and the audit log read, all behind
+/// ``AdminAuthenticator``. No CORS headers are ever added here (``CORSMiddleware`` leaves `/admin/` out).
+struct AdminController {
+    let administration: Administration
+    let body: RequestBodyReader
+
+    /// Adds the routes.
+    /// - Parameter group: Where the routes go.
+    func addRoutes(to group: RouterGroup<GatehouseRequestContext>) {
+        let admin = group.group("/admin").add(middleware: AdminAuthenticator(administration: administration))
+        admin.get("/users", use: list)
+        admin.post("/users", use: create)
+        admin.get("/users/{sub}", use: show)
+        admin.patch("/users/{sub}", use: update)
+        admin.delete("/users/{sub}", use: delete)
+        admin.post("/users/{sub}/disable", use: disable)
+        admin.post("/users/{sub}/enable", use: enable)
+        admin.post("/users/{sub}/signout", use: signOut)
+        admin.get("/audit", use: audit)
+    }
+
+    @Sendable func list(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = try AdminQuery(request.uri.query, allowed: ["email", "phone_number", "sub", "created_from", "created_before", "cursor", "limit"])
+        var users = UserQuery(limit: try query.limit(default: 50, maximum: UserQuery.maximumLimit))
+        if let email = query["email"] {
+            guard let address = try? EmailAddress(email) else { throw GatehouseError.invalidRequest("'email' is not an email address.") }
+            users.emailKey = address.key
+        }
+        if let phone = query["phone_number"] {
+            guard let number = try? PhoneNumber(parsing: phone) else {
+                throw GatehouseError.invalidRequest("'phone_number' must be a phone number in E.164 form (+15551234567).")
+            }
+            users.phone = number.e164
+        }
+        users.sub = try query.identifier("sub")
+        users.createdFrom = try query.time("created_from")
+        users.createdBefore = try query.time("created_before")
+        if let cursor = query["cursor"] {
+            guard let position = UserCursor(encoded: cursor) else {
+                throw GatehouseError.invalidRequest("'cursor' is not a cursor this API handed out.")
+            }
+            users.after = position
+        }
+        let page = try await administration.users(users)
+        let next = page.count == users.limit ? page.last.map { UserCursor(createdAt: $0.createdAt, sub: $0.id).encoded } : nil
+        let body = JSONValue.object(["users": .array(page.map { .object(AdminRendering.user($0)) }), "next_cursor": AdminRendering.optional(next)])
+        return JSONResponse.make(body: body.serialized())
+    }
+
+    @Sendable func show(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        JSONResponse.make(body: AdminRendering.details(try await administration.user(id: try Self.sub(context))).serialized())
+    }
+
+    @Sendable func create(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await body.decode(AdminCreateUserRequest.self, from: request)
+        guard let address = try? EmailAddress(body.email) else { throw GatehouseError.invalidRequest("'email' is not an email address.") }
+        let new = NewUser(
+            email: address,
+            password: body.password,
+            name: body.name,
+            confirmed: body.confirmed ?? true,
+            emailVerified: body.emailVerified
+        )
+        let user = try await administration.createUser(new)
+        return JSONResponse.make(.created, body: JSONValue.object(AdminRendering.user(user)).serialized())
+    }
+
+    @Sendable func update(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await body.decode(AdminUpdateUserRequest.self, from: request)
+        let user = try await administration.updateUser(
+            id: try Self.sub(context),
+            UserChanges(name: body.name, emailVerified: body.emailVerified, disabled: body.disabled)
+        )
+        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+    }
+
+    @Sendable func disable(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let user = try await administration.updateUser(id: try Self.sub(context), UserChanges(disabled: true))
+        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+    }
+
+    @Sendable func enable(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let user = try await administration.updateUser(id: try Self.sub(context), UserChanges(disabled: false))
+        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+    }
+
+    @Sendable func signOut(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let ended = try await administration.signOut(id: try Self.sub(context))
+        return JSONResponse.make(body: JSONValue.object(["sessions_ended": .number(Double(ended))]).serialized())
+    }
+
+    @Sendable func delete(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try await administration.deleteUser(id: try Self.sub(context), logger: context.logger)
+        return JSONResponse.noContent()
+    }
+
+    @Sendable func audit(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = try AdminQuery(request.uri.query, allowed: ["user_id", "event", "since", "until", "cursor", "limit"])
+        var audit = AuditQuery(limit: try query.limit(default: 100, maximum: AuditQuery.maximumLimit))
+        audit.userID = try query.identifier("user_id")
+        if let event = query["event"] {
+            guard let known = AuditEvent(rawValue: event) else { throw GatehouseError.invalidRequest("'event' is not an audit event.") }
+            audit.event = known
+        }
+        audit.since = try query.time("since")
+        audit.until = try query.time("until")
+        audit.before = try query.identifier("cursor")
+        let page = try await administration.auditLog(audit)
+        let next = page.count == audit.limit ? page.last?.id : nil
+        let body = JSONValue.object(["entries": .array(page.map(AdminRendering.entry)), "next_cursor": AdminRendering.optional(next)])
+        return JSONResponse.make(body: body.serialized())
+    }
+
+    static func sub(_ context: GatehouseRequestContext) throws -> String {
+        guard let sub = context.parameters.get("sub"), AdminQuery.isIdentifier(sub) else { throw GatehouseError(.notFound, "No such user.") }
+        return sub
+    }
+}
