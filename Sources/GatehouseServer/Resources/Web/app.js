@@ -1127,7 +1127,16 @@
 
   onSubmit('form-mfa-start', async () => {
     notice('mfa-notice', '');
-    const enrolment = await authed('POST', '/me/mfa/totp');
+    let enrolment;
+    try {
+      enrolment = await authed('POST', '/me/mfa/totp');
+    } catch (e) {
+      if (e.code !== 'conflict') throw e;
+      await loadMfa(); // turned on elsewhere (another tab): show it as it is, and say so
+      notice('mfa-notice', messageFor(e));
+      $('mfa-heading').focus();
+      return;
+    }
     showMfa('enrol');
     const frame = $('mfa-qr');
     try {
@@ -1139,7 +1148,7 @@
     $('mfa-secret').dataset.secret = enrolment.secret;
     $('mfa-uri').setAttribute('href', enrolment.otpauth_uri);
     $('mfa-enrol-heading').focus();
-  }, { fields: { conflict: [] } });
+  });
 
   $('mfa-enrol-cancel').addEventListener('click', () => {
     formError($('form-mfa-confirm'), '');
@@ -1157,6 +1166,8 @@
   }, { describe: appCodeMessageFor, fields: { not_found: [] } });
 
   function showCodes(codes, message) {
+    const since = (mfaStatus && mfaStatus.totp_enabled_at) || new Date().toISOString();
+    mfaStatus = { totp_enabled: true, totp_enabled_at: since, recovery_codes_left: codes.length };
     showMfa('codes');
     const list = $('mfa-codes-list');
     for (const code of codes) list.appendChild(element('li', 'code', code));
