@@ -128,6 +128,7 @@ def matrix_image(rows, scale=6):
 
 def screenshot_of(element):
     """The element's screenshot as a grey image, enlarged without smoothing so the decoder sees clean edges."""
+    element.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     png = numpy.frombuffer(element.screenshot_as_png, numpy.uint8)
     image = cv2.imdecode(png, cv2.IMREAD_GRAYSCALE)
     return cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST)
