@@ -21,7 +21,9 @@ extension ContractTests {
         #expect(try await s.send(client, .post, "/me/mfa/totp").status == .unauthorized)
         #expect(try await s.send(client, .get, "/me/mfa").status == .unauthorized)
         let off = try await s.send(client, .get, "/me/mfa", bearer: bearer)
-        #expect(off.status == .ok && off["totp_enabled"] == .bool(false) && off["totp_enabled_at"] == .null && off["recovery_codes_left"] == .number(0))
+        #expect(
+            off.status == .ok && off["totp_enabled"] == .bool(false) && off["totp_enabled_at"] == .null && off["recovery_codes_left"] == .number(0)
+        )
         let enrolment = try await s.send(client, .post, "/me/mfa/totp", bearer: bearer)
         #expect(enrolment.status == .ok && enrolment.string("otpauth_uri").hasPrefix("otpauth://totp/"))
         let secret = enrolment.string("secret")
