@@ -146,6 +146,7 @@ let package = Package(
                 .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/Web/index.html"),
                 .embedInCode("Resources/Web/app.js"),
+                .embedInCode("Resources/Web/qr.js"),
                 .embedInCode("Resources/Web/app.css"),
                 .embedInCode("Resources/HostedUI/page.mustache"),
             ]

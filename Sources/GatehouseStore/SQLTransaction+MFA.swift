@@ -70,4 +70,9 @@ extension SQLTransaction {
             """
         ) != nil
     }
+
+    func unusedRecoveryCodeCount(userID: String) async throws -> Int {
+        let row = try await first("SELECT COUNT(*) AS unused FROM gh_recovery_codes WHERE user_id = \(bind: userID) AND used_at IS NULL")
+        return try row?.int("unused") ?? 0
+    }
 }

@@ -19,14 +19,22 @@ extension ContractTests {
         let email = "second@example.com"
         let bearer = try await client.signedIn(app, email: email).string("access_token")
         #expect(try await s.send(client, .post, "/me/mfa/totp").status == .unauthorized)
+        #expect(try await s.send(client, .get, "/me/mfa").status == .unauthorized)
+        let off = try await s.send(client, .get, "/me/mfa", bearer: bearer)
+        #expect(
+            off.status == .ok && off["totp_enabled"] == .bool(false) && off["totp_enabled_at"] == .null && off["recovery_codes_left"] == .number(0)
+        )
         let enrolment = try await s.send(client, .post, "/me/mfa/totp", bearer: bearer)
         #expect(enrolment.status == .ok && enrolment.string("otpauth_uri").hasPrefix("otpauth://totp/"))
         let secret = enrolment.string("secret")
+        #expect(try await s.send(client, .get, "/me/mfa", bearer: bearer)["totp_enabled"] == .bool(false), "a pending enrolment is no app yet")
         #expect(try await s.send(client, .post, "/me/mfa/totp/verify", json: ["code": "000000"], bearer: bearer).status == .badRequest)
         let confirmed = try await s.send(client, .post, "/me/mfa/totp/verify", json: ["code": .string(try totp(secret, app))], bearer: bearer)
         #expect(confirmed.status == .ok)
         let recovery = (confirmed["recovery_codes"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(recovery.count == 10)
+        let on = try await s.send(client, .get, "/me/mfa", bearer: bearer)
+        #expect(on["totp_enabled"] == .bool(true) && on["totp_enabled_at"]?.stringValue != nil && on["recovery_codes_left"] == .number(10))
         #expect(try await s.send(client, .post, "/me/mfa/totp", bearer: bearer).status == .conflict)
         #expect(try await s.send(client, .post, "/me/mfa/totp/verify", json: ["code": "123456"], bearer: bearer).status == .notFound)
 
@@ -44,6 +52,7 @@ extension ContractTests {
                 == .unauthorized
         )
 
+        #expect(try await s.send(client, .get, "/me/mfa", bearer: bearer)["recovery_codes_left"] == .number(9), "a used recovery code is not left")
         app.clock.advance(by: 30)
         let renewed = try await s.send(client, .post, "/me/mfa/recovery-codes", json: ["code": .string(try totp(secret, app))], bearer: bearer)
         #expect(renewed.status == .ok && renewed["recovery_codes"]?.arrayValue?.count == 10)
@@ -54,6 +63,8 @@ extension ContractTests {
             try await s.send(client, .delete, "/me/mfa/totp", json: ["code": .string(try totp(secret, app))], bearer: bearer).status == .noContent
         )
         #expect(try await s.send(client, .delete, "/me/mfa/totp", json: ["code": "000000"], bearer: bearer).status == .notFound)
+        let removed = try await s.send(client, .get, "/me/mfa", bearer: bearer)
+        #expect(removed["totp_enabled"] == .bool(false) && removed["recovery_codes_left"] == .number(0))
         #expect(try await s.send(client, .post, "/me/mfa/recovery-codes", json: ["code": "000000"], bearer: bearer).status == .notFound)
     }
 }

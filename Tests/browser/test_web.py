@@ -11,8 +11,10 @@ the profile (profile_phone.py), the accessibility checks (web_accessibility.py: 
 focused, 3:1 contrast of borders and the focus ring in both palettes, show-password toggles, the server's password
 policy, the wait after a code asked for too soon), passkeys (web_passkeys.py, with GATEHOUSE_PASSKEY_RP_ID=localhost and
 Chromium's virtual authenticator: adding one from the profile, signing in with the button and through autofill, a
-refused and a blocked passkey, removal, and the page's own JSON converters), and a run with Google configured (its
-script cannot load offline: the page must say so and keep working). A screenshot
+refused and a blocked passkey, removal, and the page's own JSON converters), the QR encoder against segno and OpenCV
+(web_qr.py), the second factor (web_mfa.py: setting up an authenticator app from its QR code, recovery codes, the code
+step after a password and after a text-message code, wrong, replayed and throttled codes, removal), and a run with
+Google configured (its script cannot load offline: the page must say so and keep working). A screenshot
 of each screen goes to artifacts/screenshots/ (or GATEHOUSE_SCREENSHOT_DIR). The browser console
 must show no CSP violation and no error from our own script. First, test_contract.py checks app.js's
 JSON fields against openapi.yaml (no browser needed; it also runs on its own).
@@ -31,7 +33,9 @@ from phone_journey import phone_journey
 from profile_phone import profile_phone_journey
 from web_accessibility import accessibility, check_refusal
 from web_harness import BINARY, SHOTS, Page, Server, check
+from web_mfa import mfa
 from web_passkeys import passkeys
+from web_qr import qr_encoder
 
 
 def email_journey():
@@ -245,7 +249,8 @@ def main():
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
     shutil.rmtree(SHOTS, ignore_errors=True)
-    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, passkeys, google_configured):
+    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, passkeys, qr_encoder, mfa,
+                 google_configured):
         print(f"== {test.__name__}", flush=True)
         test()
         print(f"ok {test.__name__}", flush=True)

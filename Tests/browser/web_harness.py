@@ -126,7 +126,7 @@ class Page:
 
     def screen(self, name):
         self.visible("screen-" + name)
-        hidden = [s for s in ["signin", "signup", "confirm", "forgot", "reset", "profile"] if s != name]
+        hidden = [s for s in ["signin", "signup", "confirm", "forgot", "reset", "profile", "mfa"] if s != name]
         for other in hidden:
             assert not self.driver.find_element(By.ID, "screen-" + other).is_displayed(), f"{other} shown with {name}"
         return self.driver.find_element(By.ID, "screen-" + name)

@@ -17,4 +17,6 @@ public protocol MFARepository: Sendable {
     /// Spends a recovery code once.
     /// - Returns: `false` when there is no unused code with this hash.
     func useRecoveryCode(userID: String, hash: String, at: Date) async throws -> Bool
+    /// How many of the user's recovery codes are not used yet.
+    func unusedRecoveryCodeCount(userID: String) async throws -> Int
 }

@@ -59,6 +59,16 @@ public struct SecondFactor: Sendable {
         public var uri: String
     }
 
+    /// Where a user's second factor stands, for their account page.
+    public struct Status: Sendable, Equatable {
+        /// Whether a confirmed authenticator app guards the account's sign-ins.
+        public var enabled: Bool
+        /// When it was confirmed.
+        public var enabledAt: Date?
+        /// How many recovery codes are left unused (0 without an app).
+        public var recoveryCodesLeft: Int
+    }
+
     /// Whether the provider offers a second factor (the embedded pool does; Cognito keeps its own).
     public var isAvailable: Bool { strategy != nil }
 
@@ -115,6 +125,20 @@ public struct SecondFactor: Sendable {
     }
 
     // MARK: enrolment
+
+    /// Where the caller's second factor stands. A pending enrolment (not confirmed) is not an app.
+    /// - Parameter principal: The signed-in caller.
+    /// - Returns: Whether an app is confirmed, since when, and the unused recovery codes.
+    /// - Throws: `provider_disabled` with Cognito.
+    public func status(for principal: Principal) async throws -> Status {
+        _ = try enabled()
+        return try await store.read { tx in
+            guard let record = try await tx.totp(userID: principal.sub), let confirmed = record.confirmedAt else {
+                return Status(enabled: false, enabledAt: nil, recoveryCodesLeft: 0)
+            }
+            return Status(enabled: true, enabledAt: confirmed, recoveryCodesLeft: try await tx.unusedRecoveryCodeCount(userID: principal.sub))
+        }
+    }
 
     /// Starts enrolment: a new secret (replacing a pending one). Refused while an app is confirmed.
     /// - Parameter principal: The signed-in caller.

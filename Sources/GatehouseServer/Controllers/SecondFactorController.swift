@@ -14,6 +14,7 @@ struct SecondFactorController {
     func addRoutes(to group: RouterGroup<GatehouseRequestContext>) {
         group.post("/auth/mfa/verify", use: verify)
         let account = group.group().add(middleware: authenticator).group(context: AuthenticatedRequestContext.self)
+        account.get("/me/mfa", use: status)
         account.post("/me/mfa/totp", use: enrol)
         account.post("/me/mfa/totp/verify", use: confirm)
         account.delete("/me/mfa/totp", use: remove)
@@ -24,6 +25,17 @@ struct SecondFactorController {
         let input = try await body.decode(MFAVerifyRequest.self, from: request)
         let tokens = try await secondFactor.verify(token: input.mfaToken, code: input.code, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
+    }
+
+    @Sendable func status(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
+        let status = try await secondFactor.status(for: context.principal)
+        return JSONResponse.make(
+            body: JSONValue.object([
+                "totp_enabled": .bool(status.enabled),
+                "totp_enabled_at": status.enabledAt.map { .string(ContractTimestamp.string($0)) } ?? .null,
+                "recovery_codes_left": .number(Double(status.recoveryCodesLeft)),
+            ]).serialized()
+        )
     }
 
     @Sendable func enrol(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {

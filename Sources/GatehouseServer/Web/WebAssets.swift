@@ -14,6 +14,7 @@ enum WebAssets {
     static let files: [String: Asset] = [
         "index.html": Asset(contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html),
         "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
+        "qr.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.qr_js),
         "app.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
     ]
 

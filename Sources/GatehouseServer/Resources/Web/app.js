@@ -16,6 +16,7 @@
   let addingPhone = null; // the number a code was texted to from the profile, to add to the account
   let addingPassword = null; // the current password that code was asked for with, if the server wanted it
   let hasPassword = false; // whether the signed-in account has a password (its profile's identities)
+  let pendingMfa = null; // the challenge (mfa_token) of a sign-in that asked for the second factor
   // Passkeys show where the server verifies them and the browser has WebAuthn.
   const PASSKEYS = config.passkeys === true && !!window.PublicKeyCredential && !!navigator.credentials;
   let autofillReady = false; // the browser offers passkeys in the email field's autofill (conditional mediation)
@@ -34,6 +35,7 @@
     invalid_credentials: 'Incorrect email or password.',
     user_not_confirmed: 'Confirm your email address first. Enter the code we sent you.',
     code_mismatch: 'That code is not right. Check the email and try again.',
+    mfa_required: 'Enter the code from your authenticator app to finish signing in.',
     code_expired: 'That code has expired. Ask for a new one.',
     invalid_grant: 'Your session has ended. Please sign in again.',
     unauthorized: 'Your session has ended. Please sign in again.',
@@ -69,11 +71,12 @@
   }
 
   class ApiError extends Error {
-    constructor(code, message, status, retryAfter) {
+    constructor(code, message, status, retryAfter, mfaToken) {
       super(message);
       this.code = code;
       this.status = status;
       this.retryAfter = retryAfter;
+      this.mfaToken = mfaToken; // with mfa_required: the challenge for POST /auth/mfa/verify
     }
   }
 
@@ -93,7 +96,8 @@
     if (!response.ok) {
       const err = (data && data.error) || {};
       const retry = parseInt(response.headers.get('Retry-After') || '', 10);
-      throw new ApiError(err.code || 'http_' + response.status, err.message || response.statusText, response.status, Number.isFinite(retry) ? retry : undefined);
+      throw new ApiError(err.code || 'http_' + response.status, err.message || response.statusText, response.status,
+        Number.isFinite(retry) ? retry : undefined, typeof err.mfa_token === 'string' ? err.mfa_token : undefined);
     }
     return data;
   }
@@ -111,8 +115,10 @@
   function forget() {
     session = null;
     hasPassword = false;
+    pendingMfa = null;
     resetAddPhone();
     resetPasskeys();
+    resetMfa();
     try { sessionStorage.removeItem(REFRESH_KEY); } catch (e) { /* ignore */ }
   }
 
@@ -148,19 +154,23 @@
 
   // ---------- screens ----------
 
-  const SCREENS = ['signin', 'signup', 'confirm', 'forgot', 'reset', 'profile'];
+  const SCREENS = ['signin', 'signup', 'confirm', 'forgot', 'reset', 'profile', 'mfa'];
 
   function show(name, options) {
     if (!SCREENS.includes(name)) name = 'signin';
     if (name === 'profile' && !session) name = 'signin';
     if (name === 'confirm' && !pendingEmail) name = 'signup';
     if (name === 'reset' && !pendingEmail) name = 'forgot';
+    if (name === 'mfa' && !pendingMfa) name = 'signin';
+    if (name !== 'mfa') pendingMfa = null; // leaving the second step abandons that sign-in
     for (const screen of SCREENS) $('screen-' + screen).hidden = screen !== name;
     if (name === 'signin') armAutofill(); else stopAutofill();
-    document.title = ({ signin: 'Sign in', signup: 'Create account', confirm: 'Confirm your email', forgot: 'Reset password', reset: 'New password', profile: 'Your account' })[name] + ' · ' + appName();
+    document.title = ({ signin: 'Sign in', signup: 'Create account', confirm: 'Confirm your email', forgot: 'Reset password', reset: 'New password', profile: 'Your account', mfa: 'Enter your code' })[name] + ' · ' + appName();
     if (location.hash !== '#/' + name) history.replaceState(null, '', '#/' + name);
     for (const button of document.querySelectorAll('button.reveal[aria-pressed="true"]')) reveal(button, false);
-    if (!(options && options.keepFocus)) {
+    if (options && options.focus) {
+      $(options.focus).focus();
+    } else if (!(options && options.keepFocus)) {
       const heading = document.querySelector('#screen-' + name + ' h1');
       if (heading) heading.focus();
     }
@@ -343,6 +353,94 @@
     }
   }
 
+  // ---------- the second factor at sign-in ----------
+  //
+  // Any first factor the page sends (a password, a text-message code, Google, Apple) may answer 403
+  // mfa_required with a challenge when the account has an authenticator app: the page then asks for
+  // the app's code (or a recovery code) and completes the sign-in with POST /auth/mfa/verify.
+
+  // A first factor's answer: true once its tokens are kept; false when the second step is shown instead.
+  async function signedIn(answer) {
+    try {
+      keep(await answer);
+      return true;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'mfa_required' || !e.mfaToken) throw e;
+      secondStep(e.mfaToken);
+      return false;
+    }
+  }
+
+  function secondStep(token) {
+    pendingMfa = token;
+    const form = $('form-mfa');
+    form.elements.code.value = '';
+    formError(form, '');
+    notice('signin-notice', '');
+    show('mfa', { focus: 'mfa-code' });
+  }
+
+  // App codes this page saw accepted, with when: the server refuses a code it accepted before (each
+  // works once) in the same words as a wrong one, and the page can say which it was when it knows.
+  const acceptedCodes = new Map();
+  const CODE_WINDOW_MS = 90 * 1000; // the step of the code and one either side
+
+  function accepted(code) {
+    const now = Date.now();
+    for (const [old, at] of acceptedCodes) if (now - at > CODE_WINDOW_MS) acceptedCodes.delete(old);
+    if (/^[0-9]{6}$/.test(code)) acceptedCodes.set(code, now);
+  }
+
+  // The words for a refused authenticator-app (or recovery) code; `e.sent` is the code that was sent.
+  function appCodeMessageFor(e) {
+    if (e.code !== 'code_mismatch') return messageFor(e);
+    const sent = e.sent || '';
+    if (!/^[0-9]{6}$/.test(sent)) return 'That recovery code is not right, or it was used already: each one works once.';
+    const at = acceptedCodes.get(sent);
+    if (at !== undefined && Date.now() - at <= CODE_WINDOW_MS) {
+      return 'That code was just used, and each code works once. Wait for your app to show the next one, then enter it.';
+    }
+    return 'That code is not right, or it was used already. Enter the code your authenticator app shows now.';
+  }
+
+  // The code as sent: spaces taken out (apps show "123 456"); a recovery code keeps its dash.
+  function appCode(input) {
+    return input.value.replace(/\s+/g, '');
+  }
+
+  // authed() with a body holding an app code: a refusal carries the code, for appCodeMessageFor.
+  async function sendCode(method, path, body) {
+    try {
+      return await authed(method, path, body);
+    } catch (e) {
+      if (e instanceof ApiError) e.sent = body.code;
+      throw e;
+    }
+  }
+
+  onSubmit('form-mfa', async (form, f) => {
+    const code = appCode(f.code);
+    if (!code) return invalid(form, f.code, 'Enter the 6-digit code from your authenticator app, or a recovery code.');
+    if (!/^[0-9]{6}$/.test(code) && !/^[a-z0-9]{5}-?[a-z0-9]{5}$/i.test(code)) {
+      return invalid(form, f.code, 'Enter the 6 digits your app shows, or a recovery code like abcde-23456.');
+    }
+    try {
+      keep(await api('POST', '/auth/mfa/verify', { mfa_token: pendingMfa, code }));
+    } catch (e) {
+      e.sent = code;
+      if (e.code !== 'invalid_grant') throw e;
+      // The challenge lives 5 minutes and completes one sign-in: start again.
+      f.code.value = '';
+      notice('signin-notice', 'This sign-in step expired or was already used. Sign in again.');
+      show('signin');
+      return;
+    }
+    accepted(code);
+    f.code.value = '';
+    notice('signin-notice', '');
+    show('profile');
+  }, { describe: appCodeMessageFor });
+
   // ---------- flows ----------
 
   onSubmit('form-signin', async (form, f) => {
@@ -350,7 +448,10 @@
     if (!f.password.value) return invalid(form, f.password, 'Enter your password.');
     const email = f.email.value.trim();
     try {
-      keep(await api('POST', '/auth/signin', { email, password: f.password.value }));
+      if (!(await signedIn(api('POST', '/auth/signin', { email, password: f.password.value })))) {
+        f.password.value = '';
+        return;
+      }
     } catch (e) {
       if (e.code === 'user_not_confirmed') {
         pendingEmail = email;
@@ -389,9 +490,9 @@
     await api('POST', '/auth/confirm', { email: pendingEmail, code });
     f.code.value = '';
     if (pendingPassword) {
-      keep(await api('POST', '/auth/signin', { email: pendingEmail, password: pendingPassword }));
+      const done = await signedIn(api('POST', '/auth/signin', { email: pendingEmail, password: pendingPassword }));
       pendingPassword = null;
-      show('profile');
+      if (done) show('profile');
     } else {
       $('signin-email').value = pendingEmail;
       notice('signin-notice', 'Your email is confirmed. Sign in to continue.');
@@ -475,10 +576,11 @@
   onSubmit('form-phone-code', async (form, f) => {
     const code = f.code.value.replace(/[\s-]/g, '');
     if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the text message.');
-    keep(await api('POST', '/auth/phone/verify', { phone: pendingPhone, code }));
+    const done = await signedIn(api('POST', '/auth/phone/verify', { phone: pendingPhone, code }));
     f.code.value = '';
     pendingPhone = null;
     phoneStep('number');
+    if (!done) return;
     notice('signin-notice', '');
     show('profile');
   }, { describe: phoneMessageFor });
@@ -520,6 +622,7 @@
       $('profile-created').textContent = me.created_at ? new Date(me.created_at).toLocaleDateString() : '—';
       $('name-input').value = me.full_name || '';
       if (PASSKEYS) loadPasskeys();
+      loadMfa();
     } catch (e) {
       if (endedSession(e)) return;
       error.textContent = messageFor(e);
@@ -928,6 +1031,215 @@
     show('signin');
   });
 
+  // ---------- the authenticator app (profile) ----------
+  //
+  // GET /me/mfa says whether an app is on. "Set up" asks for a secret (POST /me/mfa/totp), shows it as a
+  // QR code (qr.js) and as text, and confirms it with the app's first code, which answers ten recovery
+  // codes, shown once. With an app on, new recovery codes and removing the app each ask for a current code.
+
+  let mfaView = 'hidden'; // 'off', 'enrol', 'codes' or 'on'
+  let mfaStatus = null; // the last GET /me/mfa answer
+
+  function showMfa(view, focus) {
+    mfaView = view;
+    $('mfa').hidden = view === 'hidden';
+    $('form-mfa-start').hidden = view !== 'off';
+    $('mfa-enrol').hidden = view !== 'enrol';
+    $('mfa-codes').hidden = view !== 'codes';
+    $('mfa-on').hidden = view !== 'on';
+    if (view !== 'enrol') clearEnrolment();
+    if (view !== 'codes') clearCodes();
+    if (view === 'on') manage(null);
+    describeMfa();
+    if (focus) $(focus).focus();
+  }
+
+  function describeMfa() {
+    const status = mfaStatus;
+    let text = '';
+    if (status && status.totp_enabled) {
+      const since = status.totp_enabled_at ? ' since ' + new Date(status.totp_enabled_at).toLocaleDateString() : '';
+      const left = status.recovery_codes_left;
+      text = `On${since}: signing in asks for a code from your app (a passkey is enough on its own). ` +
+        (left === 1 ? '1 recovery code left.' : `${left} recovery codes left.`) + (left <= 3 ? ' Make new ones soon.' : '');
+    } else if (status) {
+      text = 'Off. With an authenticator app (such as Google Authenticator, 1Password or your phone\u2019s passwords app), ' +
+        'signing in also asks for a 6-digit code from your phone.';
+    }
+    $('mfa-status').textContent = text;
+  }
+
+  async function loadMfa() {
+    const error = $('mfa-load-error');
+    try {
+      const status = await authed('GET', '/me/mfa');
+      mfaStatus = { totp_enabled: status.totp_enabled, totp_enabled_at: status.totp_enabled_at, recovery_codes_left: status.recovery_codes_left };
+      error.hidden = true;
+      // Enrolment or the new codes on screen stay there; the status line follows.
+      if (mfaView === 'enrol' || mfaView === 'codes') describeMfa();
+      else showMfa(mfaStatus.totp_enabled ? 'on' : 'off');
+    } catch (e) {
+      if (endedSession(e)) return;
+      if (e.code === 'provider_disabled') { // the identity provider (Cognito) keeps the second factor
+        showMfa('hidden');
+        return;
+      }
+      $('mfa').hidden = false;
+      error.textContent = messageFor(e);
+      error.hidden = false;
+    }
+  }
+
+  function resetMfa() {
+    mfaStatus = null;
+    showMfa('hidden');
+    notice('mfa-notice', '');
+    $('mfa-load-error').hidden = true;
+    for (const id of ['form-mfa-start', 'form-mfa-confirm', 'form-mfa-regenerate', 'form-mfa-remove']) {
+      const form = $(id);
+      for (const input of form.querySelectorAll('input')) input.value = '';
+      formError(form, '');
+    }
+  }
+
+  // The secret, the QR code and the link leave the page once enrolment ends either way.
+  function clearEnrolment() {
+    $('mfa-qr').replaceChildren();
+    $('mfa-secret').textContent = '';
+    $('mfa-uri').setAttribute('href', '#');
+    $('mfa-qr-unavailable').hidden = true;
+    notice('mfa-secret-notice', '');
+  }
+
+  function clearCodes() {
+    $('mfa-codes-list').replaceChildren();
+    notice('mfa-codes-notice', '');
+    $('mfa-codes-download').setAttribute('href', '#');
+  }
+
+  // The key in groups of four for reading it out; apps take it with or without the spaces.
+  function grouped(secret) {
+    return secret.replace(/(.{4})(?=.)/g, '$1 ');
+  }
+
+  onSubmit('form-mfa-start', async () => {
+    notice('mfa-notice', '');
+    let enrolment;
+    try {
+      enrolment = await authed('POST', '/me/mfa/totp');
+    } catch (e) {
+      if (e.code !== 'conflict') throw e;
+      await loadMfa(); // turned on elsewhere (another tab): show it as it is, and say so
+      notice('mfa-notice', messageFor(e));
+      $('mfa-heading').focus();
+      return;
+    }
+    showMfa('enrol');
+    const frame = $('mfa-qr');
+    try {
+      frame.appendChild(window.GatehouseQR.svg(enrolment.otpauth_uri, `QR code for ${appName()}: scan it with your authenticator app`));
+    } catch (e) {
+      $('mfa-qr-unavailable').hidden = false; // qr.js did not load: the key below still works
+    }
+    $('mfa-secret').textContent = grouped(enrolment.secret);
+    $('mfa-secret').dataset.secret = enrolment.secret;
+    $('mfa-uri').setAttribute('href', enrolment.otpauth_uri);
+    $('mfa-enrol-heading').focus();
+  });
+
+  $('mfa-enrol-cancel').addEventListener('click', () => {
+    formError($('form-mfa-confirm'), '');
+    $('mfa-confirm-code').value = '';
+    showMfa('off', 'mfa-setup');
+  });
+
+  onSubmit('form-mfa-confirm', async (form, f) => {
+    const code = appCode(f.code);
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code your authenticator app shows.');
+    const answer = await sendCode('POST', '/me/mfa/totp/verify', { code });
+    accepted(code);
+    f.code.value = '';
+    showCodes(answer.recovery_codes, 'Your authenticator app is on. Next time you sign in, enter the code it shows.');
+  }, { describe: appCodeMessageFor, fields: { not_found: [] } });
+
+  function showCodes(codes, message) {
+    const since = (mfaStatus && mfaStatus.totp_enabled_at) || new Date().toISOString();
+    mfaStatus = { totp_enabled: true, totp_enabled_at: since, recovery_codes_left: codes.length };
+    showMfa('codes');
+    const list = $('mfa-codes-list');
+    for (const code of codes) list.appendChild(element('li', 'code', code));
+    const text = `${appName()} recovery codes (each works once):\n\n${codes.join('\n')}\n`;
+    // A data: URL, not a blob: one: the download is the link's own (the CSP's connect-src is only 'self').
+    $('mfa-codes-download').setAttribute('href', 'data:text/plain;charset=utf-8,' + encodeURIComponent(text));
+    notice('mfa-notice', message);
+    $('mfa-codes-heading').focus();
+    loadMfa();
+  }
+
+  async function copy(text, noticeId, done) {
+    try {
+      await navigator.clipboard.writeText(text);
+      notice(noticeId, done);
+    } catch (e) {
+      notice(noticeId, 'Copying is not allowed here: select the text and copy it yourself.');
+    }
+  }
+
+  $('mfa-secret-copy').addEventListener('click', () => copy($('mfa-secret').dataset.secret || '', 'mfa-secret-notice', 'The key is copied.'));
+  $('mfa-codes-copy').addEventListener('click', () => {
+    const codes = Array.from($('mfa-codes-list').children, (li) => li.textContent);
+    copy(codes.join('\n'), 'mfa-codes-notice', 'The recovery codes are copied.');
+  });
+  $('mfa-codes-done').addEventListener('click', () => {
+    notice('mfa-notice', '');
+    showMfa(mfaStatus && mfaStatus.totp_enabled ? 'on' : 'off', 'mfa-heading');
+  });
+
+  // "New recovery codes" and "Remove" each open their form, asking for a current code.
+  function manage(which) {
+    for (const name of ['regenerate', 'remove']) {
+      const form = $('form-mfa-' + name);
+      form.hidden = name !== which;
+      if (name !== which) {
+        form.elements.code.value = '';
+        formError(form, '');
+      }
+    }
+    $('mfa-actions').hidden = which !== null;
+    if (which) $(`mfa-${which}-code`).focus();
+  }
+
+  $('mfa-regenerate').addEventListener('click', () => { notice('mfa-notice', ''); manage('regenerate'); });
+  $('mfa-remove').addEventListener('click', () => { notice('mfa-notice', ''); manage('remove'); });
+  for (const cancel of document.querySelectorAll('#mfa .mfa-cancel')) {
+    cancel.addEventListener('click', () => {
+      const which = cancel.closest('form').id.replace('form-mfa-', '');
+      manage(null);
+      $('mfa-' + which).focus();
+    });
+  }
+
+  onSubmit('form-mfa-regenerate', async (form, f) => {
+    const code = appCode(f.code);
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code your authenticator app shows.');
+    const answer = await sendCode('POST', '/me/mfa/recovery-codes', { code });
+    accepted(code);
+    f.code.value = '';
+    showCodes(answer.recovery_codes, 'New recovery codes are made; the old ones no longer work.');
+  }, { describe: appCodeMessageFor, fields: { not_found: [] } });
+
+  onSubmit('form-mfa-remove', async (form, f) => {
+    const code = appCode(f.code);
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code your authenticator app shows.');
+    await sendCode('DELETE', '/me/mfa/totp', { code });
+    accepted(code);
+    f.code.value = '';
+    mfaStatus = { totp_enabled: false, totp_enabled_at: null, recovery_codes_left: 0 };
+    showMfa('off', 'mfa-heading');
+    notice('mfa-notice', 'The authenticator app is removed: signing in no longer asks for its code.');
+    loadMfa();
+  }, { describe: appCodeMessageFor, fields: { not_found: [] } });
+
   // ---------- Google and Apple ----------
 
   function randomNonce() {
@@ -960,8 +1272,7 @@
 
   async function exchange(path, body) {
     try {
-      keep(await api('POST', path, body));
-      show('profile');
+      if (await signedIn(api('POST', path, body))) show('profile');
     } catch (e) {
       socialError(messageFor(e));
     }
