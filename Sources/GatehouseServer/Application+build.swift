@@ -134,6 +134,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     )
     let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
+    let passkeys = Passkeys(
+        settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
+        strategy: provider as? any PasskeyStrategy,
+        store: store,
+        box: box,
+        clock: clock,
+        random: random,
+        limiter: limiter,
+        events: metrics
+    )
     let useCases = UseCases(
         passwords: passwords,
         sessions: Sessions(strategy: provider, limiter: limiter, events: metrics, domainEvents: domainEvents),
@@ -156,16 +166,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ),
         accounts: Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp),
         profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
-        passkeys: Passkeys(
-            settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
-            strategy: provider as? any PasskeyStrategy,
-            store: store,
-            box: box,
-            clock: clock,
-            random: random,
-            limiter: limiter,
-            events: metrics
-        ),
+        passkeys: passkeys,
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
             store: store,
@@ -176,6 +177,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             events: metrics,
             issuerName: configuration.pool.appName
         ),
+        signInChoices: SignInChoices(passwords: passwords, passkeys: passkeys, store: store, box: box, clock: clock, random: random),
         stepUp: stepUp,
         limiter: limiter,
         domainEvents: domainEvents
@@ -216,6 +218,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         profiles: useCases.profiles,
         passkeys: useCases.passkeys,
         secondFactor: useCases.secondFactor,
+        signInChoices: useCases.signInChoices,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),

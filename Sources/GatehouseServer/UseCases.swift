@@ -10,6 +10,7 @@ package struct UseCases: Sendable {
     package let profiles: Profiles
     package let passkeys: Passkeys
     package let secondFactor: SecondFactor
+    package let signInChoices: SignInChoices
     package let stepUp: StepUp
     package let limiter: RateLimiter
     package let domainEvents: DomainEvents

@@ -13,6 +13,7 @@ struct GatehouseRouter {
     let profiles: Profiles
     let passkeys: Passkeys
     let secondFactor: SecondFactor
+    let signInChoices: SignInChoices
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -71,6 +72,7 @@ struct GatehouseRouter {
                 profiles: profiles,
                 secondFactor: secondFactor,
                 passkeys: passkeys,
+                signInChoices: signInChoices,
                 client: cognitoAPIClient,
                 body: body
             )
