@@ -147,6 +147,7 @@ let package = Package(
                 .embedInCode("Resources/Web/index.html"),
                 .embedInCode("Resources/Web/app.js"),
                 .embedInCode("Resources/Web/app.css"),
+                .embedInCode("Resources/Web/hosted-passkey.js"),
                 .embedInCode("Resources/HostedUI/page.mustache"),
             ]
         ),

@@ -201,7 +201,9 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             pages: HostedPages(
                 appName: configuration.pool.appName,
                 passwordPolicy: configuration.pool.passwordPolicy,
-                callbackURLs: configuration.callbackURLs
+                callbackURLs: configuration.callbackURLs,
+                // The pages are served on the issuer's origin: passkeys there only if that origin is accepted.
+                passkeys: passkeys.settings?.origins.contains(PasskeyConfiguration.origin(of: issuer)) == true
             ),
             cookies: HostedCookies(issuer: issuer)
         )

@@ -81,7 +81,14 @@ struct GatehouseRouter {
         if let hostedUI {
             OAuthController(responder: hostedUI, sessions: sessions, profiles: profiles, body: body, authenticator: authenticator)
                 .addRoutes(to: routes)
-            HostedPagesController(responder: hostedUI, passwords: passwords, secondFactor: secondFactor, body: body).addRoutes(to: routes)
+            HostedPagesController(
+                responder: hostedUI,
+                passwords: passwords,
+                secondFactor: secondFactor,
+                passkeys: hostedUI.pages.offersPasskeys ? passkeys : nil,
+                body: body
+            )
+            .addRoutes(to: routes)
         }
         if secondFactor.isAvailable {
             SecondFactorController(secondFactor: secondFactor, body: body, authenticator: authenticator).addRoutes(to: routes)

@@ -15,6 +15,8 @@ enum WebAssets {
         "index.html": Asset(contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html),
         "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "app.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
+        // The hosted sign-in page's passkey button and autofill (the hosted pages allow no inline script).
+        "hosted-passkey.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.hosted_passkey_js),
     ]
 
     /// The files served under `/assets/`: every file but `index.html`, which is served at `/` with
