@@ -136,6 +136,16 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
     let accounts = Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
+    let passkeys = Passkeys(
+        settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
+        strategy: provider as? any PasskeyStrategy,
+        store: store,
+        box: box,
+        clock: clock,
+        random: random,
+        limiter: limiter,
+        events: signInEvents
+    )
     let useCases = UseCases(
         passwords: passwords,
         sessions: Sessions(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents),
@@ -158,16 +168,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ),
         accounts: accounts,
         profiles: Profiles(store: store, strategy: provider, clock: clock, cache: profileCache, domainEvents: domainEvents),
-        passkeys: Passkeys(
-            settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
-            strategy: provider as? any PasskeyStrategy,
-            store: store,
-            box: box,
-            clock: clock,
-            random: random,
-            limiter: limiter,
-            events: signInEvents
-        ),
+        passkeys: passkeys,
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
             store: store,
@@ -186,6 +187,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             clock: clock,
             random: random
         ),
+        signInChoices: SignInChoices(passwords: passwords, passkeys: passkeys, store: store, box: box, clock: clock, random: random),
         stepUp: stepUp,
         limiter: limiter,
         domainEvents: domainEvents
@@ -209,7 +211,9 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             pages: HostedPages(
                 appName: configuration.pool.appName,
                 passwordPolicy: configuration.pool.passwordPolicy,
-                callbackURLs: configuration.callbackURLs
+                callbackURLs: configuration.callbackURLs,
+                // The pages are served on the issuer's origin: passkeys there only if that origin is accepted.
+                passkeys: passkeys.settings?.origins.contains(PasskeyConfiguration.origin(of: issuer)) == true
             ),
             cookies: HostedCookies(issuer: issuer)
         )
@@ -227,6 +231,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         passkeys: useCases.passkeys,
         secondFactor: useCases.secondFactor,
         administration: useCases.administration,
+        signInChoices: useCases.signInChoices,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),

@@ -11,6 +11,7 @@ package struct UseCases: Sendable {
     package let passkeys: Passkeys
     package let secondFactor: SecondFactor
     package let administration: Administration
+    package let signInChoices: SignInChoices
     package let stepUp: StepUp
     package let limiter: RateLimiter
     package let domainEvents: DomainEvents

@@ -1,6 +1,7 @@
 """The hosted UI end to end, with clients no one here wrote: Authlib's OAuth 2 client for the code flow
 and the refresh grant, requests for the refusals, headless Chromium (JavaScript on and off) for the
-pages, and a fake Google for the redirect sign-in. Run by .ci/run after test_web.py; needs the server
+pages, a fake Google for the redirect sign-in, and Chromium's virtual authenticator for passkeys on the
+sign-in page (hosted_ui_passkeys.py). Run by .ci/run after test_web.py; needs the server
 binary (`swift build --product gatehouse`).
 
 OpenID Foundation Basic-OP modules (oidcc-*), as a checklist (the suite itself needs Docker and Maven):
@@ -27,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hosted_ui_hostile  # noqa: E402
 import hosted_ui_pages  # noqa: E402
+import hosted_ui_passkeys  # noqa: E402
 import hosted_ui_protocol  # noqa: E402
 from hosted_ui_harness import FakeApple, FakeGoogle, hosted_server  # noqa: E402
 
@@ -42,6 +44,7 @@ def main():
         for javascript in (True, False):
             hosted_ui_pages.journey(server, javascript)
             hosted_ui_pages.apple_button(server, javascript)
+        hosted_ui_passkeys.off(server)
     except BaseException:
         server.log.seek(0)
         print(server.log.read()[-6000:], file=sys.stderr)
@@ -50,6 +53,7 @@ def main():
         server.stop()
         google.stop()
         apple.stop()
+    hosted_ui_passkeys.run()  # a server of its own: passkeys need the issuer on localhost
     print("hosted UI: ALL OK")
 
 

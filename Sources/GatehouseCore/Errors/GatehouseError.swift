@@ -19,6 +19,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case invalidCredentials = "invalid_credentials"
             case invalidToken = "invalid_token"
             case invalidGrant = "invalid_grant"
+            case invalidSession = "invalid_session"
             case unauthorized = "unauthorized"
             case userNotConfirmed = "user_not_confirmed"
             case forbidden = "forbidden"
@@ -56,6 +57,9 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         public static let invalidToken = Code(.invalidToken)
         /// 401: a refresh token that is unknown, expired, revoked or reused.
         public static let invalidGrant = Code(.invalidGrant)
+        /// 401: a sign-in step's session (Cognito's `SELECT_CHALLENGE` `Session`) that is forged, expired,
+        /// used already, or for another user or app client. Only the Cognito API answers it.
+        public static let invalidSession = Code(.invalidSession)
         /// 401: a missing or bad bearer token on a protected endpoint; one body whatever the reason.
         public static let unauthorized = Code(.unauthorized)
         /// 403: the email is not confirmed yet; only ever sent after the password was verified.

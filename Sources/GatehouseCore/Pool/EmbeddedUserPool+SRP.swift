@@ -8,6 +8,8 @@ extension EmbeddedUserPool: SRPStrategy {
     static let srpChallengeLifetime: TimeInterval = 300
     static let secretBlockContext = "srp-secret-block/v1"
 
+    public var srpAvailable: Bool { srpVerifiers?.isAvailable == true }
+
     public func srpChallenge(email: EmailAddress, publicA: String, clientID: String) async throws -> SRPChallenge {
         guard let srpVerifiers, let srp = srpVerifiers.srp else { throw GatehouseError.invalidCredentials }
         guard let a = CognitoSRPHex.magnitude(fromHex: publicA, maxDigits: 768), !a.allSatisfy({ $0 == 0 }) else {

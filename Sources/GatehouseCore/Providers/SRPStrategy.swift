@@ -4,6 +4,9 @@ import Logging
 /// pool answers a challenge from the user's verifier and checks the client's proof. The throttles are
 /// ``PasswordAuthentication``'s, the same as a password sign-in's.
 public protocol SRPStrategy: Sendable {
+    /// Whether SRP can run here (the pool makes verifiers and the system's libcrypto is loaded).
+    var srpAvailable: Bool { get }
+
     /// The challenge for `email` and the client's `SRP_A`; an unknown address, or an account without a
     /// verifier, gets a decoy that looks the same and never verifies.
     /// - Parameters:

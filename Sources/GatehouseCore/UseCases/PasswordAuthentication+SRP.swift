@@ -1,6 +1,9 @@
 import Logging
 
 extension PasswordAuthentication {
+    /// Whether Cognito's SRP sign-in can run on this provider (what `USER_AUTH` offers as `PASSWORD_SRP`).
+    public var offersSRP: Bool { (strategy as? any SRPStrategy)?.srpAvailable == true }
+
     /// Starts a Cognito SRP sign-in (`USER_SRP_AUTH`): the challenge for the address and the client's
     /// `SRP_A`. Admitted like a password sign-in (each challenge costs modular exponentiations); an
     /// unknown address gets a decoy that looks the same.

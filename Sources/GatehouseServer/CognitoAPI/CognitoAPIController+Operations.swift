@@ -112,7 +112,7 @@ extension CognitoAPIController {
         }
     }
 
-    /// `InitiateAuth`: `USER_SRP_AUTH`, `USER_PASSWORD_AUTH`, `USER_AUTH` (passkey or password),
+    /// `InitiateAuth`: `USER_SRP_AUTH`, `USER_PASSWORD_AUTH`, `USER_AUTH` (a preferred first factor, or the choice),
     /// `REFRESH_TOKEN_AUTH` (and its alias `REFRESH_TOKEN`).
     private func initiateAuth(_ input: CognitoAPIInput, context: GatehouseRequestContext) async throws -> JSONValue {
         try requireClient(input)
@@ -124,23 +124,7 @@ extension CognitoAPIController {
         }
         switch flow {
         case "USER_SRP_AUTH":
-            let challenge = try await passwords.startSRP(
-                email: try parameter("USERNAME"),
-                publicA: try parameter("SRP_A"),
-                clientID: client.id,
-                client: context.client,
-                logger: context.logger
-            )
-            return .object([
-                "ChallengeName": "PASSWORD_VERIFIER",
-                "ChallengeParameters": .object([
-                    "SALT": .string(challenge.salt),
-                    "SRP_B": .string(challenge.srpB),
-                    "SECRET_BLOCK": .string(challenge.secretBlock),
-                    "USER_ID_FOR_SRP": .string(challenge.userIDForSRP),
-                    "USERNAME": .string(challenge.username),
-                ]),
-            ])
+            return try await passwordVerifierChallenge(username: try parameter("USERNAME"), publicA: try parameter("SRP_A"), context: context)
         case "USER_PASSWORD_AUTH":
             let email = try parameter("USERNAME")
             let password = try parameter("PASSWORD")
@@ -159,12 +143,36 @@ extension CognitoAPIController {
         }
     }
 
-    /// `RespondToAuthChallenge` with `PASSWORD_VERIFIER`; works without `Session` (pycognito sends none).
+    /// The `PASSWORD_VERIFIER` challenge for an address and the client's `SRP_A` (`USER_SRP_AUTH`, or
+    /// `PASSWORD_SRP` preferred or chosen in `USER_AUTH`); an unknown address gets a decoy.
+    func passwordVerifierChallenge(username: String, publicA: String, context: GatehouseRequestContext) async throws -> JSONValue {
+        let challenge = try await passwords.startSRP(
+            email: username,
+            publicA: publicA,
+            clientID: client.id,
+            client: context.client,
+            logger: context.logger
+        )
+        return .object([
+            "ChallengeName": "PASSWORD_VERIFIER",
+            "ChallengeParameters": .object([
+                "SALT": .string(challenge.salt),
+                "SRP_B": .string(challenge.srpB),
+                "SECRET_BLOCK": .string(challenge.secretBlock),
+                "USER_ID_FOR_SRP": .string(challenge.userIDForSRP),
+                "USERNAME": .string(challenge.username),
+            ]),
+        ])
+    }
+
+    /// `RespondToAuthChallenge`: `PASSWORD_VERIFIER` (works without `Session`: pycognito sends none),
+    /// `SOFTWARE_TOKEN_MFA`, `WEB_AUTHN`, `SELECT_CHALLENGE`.
     private func respondToAuthChallenge(_ input: CognitoAPIInput, context: GatehouseRequestContext) async throws -> JSONValue {
         try requireClient(input)
         let name = try input.string("ChallengeName")
         if name == "SOFTWARE_TOKEN_MFA" { return try await respondToMFAChallenge(input, context: context) }
         if name == "WEB_AUTHN" { return try await respondToWebAuthnChallenge(input, context: context) }
+        if name == "SELECT_CHALLENGE" { return try await respondToSelectChallenge(input, context: context) }
         guard name == "PASSWORD_VERIFIER" else { throw CognitoAPIError.invalidParameter("ChallengeName \(name.prefix(64)) is not supported.") }
         let responses = try input.stringMap("ChallengeResponses")
         guard let block = responses["PASSWORD_CLAIM_SECRET_BLOCK"], let timestamp = responses["TIMESTAMP"],

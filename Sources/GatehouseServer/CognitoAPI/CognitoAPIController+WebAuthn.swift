@@ -5,8 +5,8 @@ import Hummingbird
 
 /// Cognito's passkey operations as Amplify Swift calls them, over ``Passkeys``: registration
 /// (`StartWebAuthnRegistration`, `CompleteWebAuthnRegistration`), `ListWebAuthnCredentials`,
-/// `DeleteWebAuthnCredential`, and sign-in by `InitiateAuth` with `USER_AUTH` and
-/// `PREFERRED_CHALLENGE=WEB_AUTHN`, answered by `RespondToAuthChallenge` with `WEB_AUTHN`.
+/// `DeleteWebAuthnCredential`, and the `WEB_AUTHN` challenge of `USER_AUTH` (preferred or chosen),
+/// answered by `RespondToAuthChallenge` with `WEB_AUTHN`.
 extension CognitoAPIController {
     /// The passkey operations; `nil` for any other.
     func performWebAuthn(_ operation: String, _ input: CognitoAPIInput, context: GatehouseRequestContext) async throws -> JSONValue? {
@@ -41,33 +41,18 @@ extension CognitoAPIController {
         }
     }
 
-    /// `InitiateAuth` with `USER_AUTH`: `PREFERRED_CHALLENGE=WEB_AUTHN` answers the `WEB_AUTHN` challenge
-    /// (the request options as a JSON string; the `Session` is their sealed challenge); `PASSWORD` with
-    /// `PASSWORD` signs in as `USER_PASSWORD_AUTH` does.
-    func userAuth(_ parameters: [String: String], context: GatehouseRequestContext) async throws -> JSONValue {
-        guard let username = parameters["USERNAME"], !username.isEmpty else {
-            throw CognitoAPIError.invalidParameter("Missing required parameter USERNAME")
+    /// The `WEB_AUTHN` challenge for an address (`USER_AUTH` with `PREFERRED_CHALLENGE=WEB_AUTHN`, or
+    /// `WEB_AUTHN` chosen at `SELECT_CHALLENGE`): the request options as a JSON string; the `Session` is
+    /// their sealed challenge. An address without passkeys gets the options' decoy, not a tell.
+    func webAuthnChallenge(username: String) async throws -> JSONValue {
+        let options = try await passkeys.authenticationOptions(email: username)
+        guard case .object(let fields) = options, let challenge = fields["challenge"]?.stringValue else {
+            throw GatehouseError.internalError(cause: "passkey options without a challenge")
         }
-        switch parameters["PREFERRED_CHALLENGE"] {
-        case "WEB_AUTHN":
-            let options = try await passkeys.authenticationOptions(email: username)
-            guard case .object(let fields) = options, let challenge = fields["challenge"]?.stringValue else {
-                throw GatehouseError.internalError(cause: "passkey options without a challenge")
-            }
-            return .object([
-                "ChallengeName": "WEB_AUTHN", "Session": .string(challenge),
-                "ChallengeParameters": ["CREDENTIAL_REQUEST_OPTIONS": .string(options.serializedString())],
-            ])
-        case "PASSWORD":
-            guard let password = parameters["PASSWORD"], !password.isEmpty else {
-                throw CognitoAPIError.invalidParameter("Missing required parameter PASSWORD")
-            }
-            return try await signInStep {
-                try await passwords.signIn(email: username, password: password, client: context.client, logger: context.logger)
-            }
-        default:
-            throw CognitoAPIError.invalidParameter("USER_AUTH here needs PREFERRED_CHALLENGE WEB_AUTHN or PASSWORD.")
-        }
+        return .object([
+            "ChallengeName": "WEB_AUTHN", "Session": .string(challenge),
+            "ChallengeParameters": ["CREDENTIAL_REQUEST_OPTIONS": .string(options.serializedString())],
+        ])
     }
 
     /// `RespondToAuthChallenge` with `WEB_AUTHN`: `CREDENTIAL`, the AuthenticationResponseJSON as a string.

@@ -17,6 +17,7 @@ struct CognitoAPIController {
     let profiles: Profiles
     let secondFactor: SecondFactor
     let passkeys: Passkeys
+    let signInChoices: SignInChoices
     let client: AppClient
     let body: RequestBodyReader
 

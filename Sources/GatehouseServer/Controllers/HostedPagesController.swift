@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseInfrastructure
 import HTTPTypes
 import Hummingbird
 
@@ -6,11 +7,14 @@ import Hummingbird
 /// reset password. Plain HTML forms that work without JavaScript, as Cognito's managed login does.
 /// Each form carries the app's authorization request (checked again on every post) and a CSRF token
 /// bound to the browser's form cookie; each action is the API's use case, so the throttles,
-/// enumeration rules and wording are the API's.
+/// enumeration rules and wording are the API's. Where passkeys are offered, the sign-in page's script
+/// posts a passkey's assertion in a form of the same kind (`/login/passkey`).
 struct HostedPagesController {
     let responder: HostedUIResponder
     let passwords: PasswordAuthentication
     let secondFactor: SecondFactor
+    /// Passkeys, where the sign-in page offers them; `nil`: `/login/passkey` is not served.
+    let passkeys: Passkeys?
     let body: RequestBodyReader
 
     /// Adds the routes.
@@ -26,6 +30,7 @@ struct HostedPagesController {
         group.post("/forgotPassword", use: forgot)
         group.post("/confirmForgotPassword", use: reset)
         group.post("/mfa", use: mfa)
+        if passkeys != nil { group.post("/login/passkey", use: passkeySignIn) }
     }
 
     static func title(_ screen: HostedPage.Screen) -> String {
@@ -123,6 +128,28 @@ struct HostedPagesController {
                 return responder.page(page, for: posted.authorization, request: request)
             } catch let error as GatehouseError {
                 return refused(error, .login, posted, request)
+            }
+        }
+    }
+
+    /// A passkey's assertion (`credential`: the AuthenticationResponseJSON), checked by ``Passkeys`` as
+    /// `POST /auth/passkey/signin` checks it; a passkey is both factors, so the browser goes back to the
+    /// app with a code, as after the password form. A refusal is the sign-in page again, without autofill.
+    @Sendable func passkeySignIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try await read(request) { posted in
+            do {
+                guard let passkeys else { throw GatehouseError(.providerDisabled, "Passkeys are not offered here.") }
+                let text = posted.fields["credential"] ?? ""
+                guard !text.isEmpty, text.utf8.count <= 16_384, let credential = try? StrictJSONParser(maxDepth: 8).parse(Array(text.utf8)) else {
+                    throw GatehouseError.invalidRequest("The passkey's answer could not be read. Try again.")
+                }
+                let tokens = try await passkeys.signIn(response: credential, client: context.client, logger: context.logger)
+                return try responder.signedIn(posted.authorization, tokens: tokens)
+            } catch let error as GatehouseError {
+                var page = HostedPage(.login, title: Self.title(.login))
+                page.error = error.message
+                page.passkeyRefused = true
+                return responder.page(page, for: posted.authorization, request: request, status: error.status)
             }
         }
     }

@@ -7,6 +7,8 @@ extension GatehouseError {
         case .invalidCredentials: .incorrectCredentials
         case .invalidToken, .unauthorized: CognitoAPIError("NotAuthorizedException", "Invalid Access Token")
         case .invalidGrant: CognitoAPIError("NotAuthorizedException", "Invalid Refresh Token")
+        // One answer for a forged, expired, used or another user's session, as Cognito words it.
+        case .invalidSession: CognitoAPIError("NotAuthorizedException", "Invalid session for the user.")
         case .reauthenticationRequired: CognitoAPIError("NotAuthorizedException", "Sign in again to do this.")
         case .userNotConfirmed: CognitoAPIError("UserNotConfirmedException", "User is not confirmed.")
         case .codeMismatch: CognitoAPIError("CodeMismatchException", "Invalid verification code provided, please try again.")

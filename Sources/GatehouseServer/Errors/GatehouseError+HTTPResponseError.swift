@@ -8,7 +8,7 @@ extension GatehouseError: HTTPResponseError, ContractFailure {
     public var status: HTTPResponse.Status {
         switch code {
         case .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired: .badRequest
-        case .invalidCredentials, .invalidToken, .invalidGrant, .unauthorized: .unauthorized
+        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidSession, .unauthorized: .unauthorized
         case .userNotConfirmed, .forbidden, .providerDisabled, .reauthenticationRequired, .mfaRequired, .userDisabled: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict

@@ -14,6 +14,7 @@ struct GatehouseRouter {
     let passkeys: Passkeys
     let secondFactor: SecondFactor
     let administration: Administration
+    let signInChoices: SignInChoices
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -72,6 +73,7 @@ struct GatehouseRouter {
                 profiles: profiles,
                 secondFactor: secondFactor,
                 passkeys: passkeys,
+                signInChoices: signInChoices,
                 client: cognitoAPIClient,
                 body: body
             )
@@ -80,7 +82,14 @@ struct GatehouseRouter {
         if let hostedUI {
             OAuthController(responder: hostedUI, sessions: sessions, profiles: profiles, body: body, authenticator: authenticator)
                 .addRoutes(to: routes)
-            HostedPagesController(responder: hostedUI, passwords: passwords, secondFactor: secondFactor, body: body).addRoutes(to: routes)
+            HostedPagesController(
+                responder: hostedUI,
+                passwords: passwords,
+                secondFactor: secondFactor,
+                passkeys: hostedUI.pages.offersPasskeys ? passkeys : nil,
+                body: body
+            )
+            .addRoutes(to: routes)
         }
         if secondFactor.isAvailable {
             SecondFactorController(secondFactor: secondFactor, body: body, authenticator: authenticator).addRoutes(to: routes)

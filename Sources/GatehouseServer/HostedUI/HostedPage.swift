@@ -24,6 +24,9 @@ struct HostedPage {
     var appleLink: String?
     /// The second-step challenge the MFA form carries.
     var mfaToken: String?
+    /// The page answers a refused passkey: it offers the button, not autofill (which would offer the
+    /// same passkey again at once).
+    var passkeyRefused = false
 
     init(_ screen: Screen, title: String) {
         self.screen = screen
@@ -37,8 +40,8 @@ struct HostedPage {
         return page
     }
 
-    /// The template's context.
-    func context(appName: String, passwordHint: String) -> [String: Any] {
+    /// The template's context; `passkeys` shows the sign-in screen's passkey button, form and script.
+    func context(appName: String, passwordHint: String, passkeys: Bool = false) -> [String: Any] {
         var context: [String: Any] = [screen.rawValue: true, "title": title, "appName": appName, "passwordHint": passwordHint]
         if let notice { context["notice"] = notice }
         if let error { context["error"] = error }
@@ -46,6 +49,10 @@ struct HostedPage {
         context["email"] = email ?? request?.loginHint ?? ""
         context["name"] = name ?? ""
         if let mfaToken { context["mfaToken"] = mfaToken }
+        if passkeys, screen == .login {
+            context["passkeys"] = true
+            if passkeyRefused { context["passkeyAutofillOff"] = true }
+        }
         if let request {
             let items = request.continuingOnPage.queryItems
             var hidden: [[String: String]] = items.map { ["name": $0.name, "value": $0.value] }

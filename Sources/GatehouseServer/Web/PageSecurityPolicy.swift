@@ -52,15 +52,15 @@ struct PageSecurityPolicy: Sendable, CustomStringConvertible {
         ])
     }
 
-    /// A page whose only script and style are the given inline ones, pinned by their SHA-256 (the
-    /// Apple callback page), that submits no form and cannot be framed.
-    /// - Parameters:
-    ///   - script: The page's one inline script.
-    ///   - style: The page's one inline style sheet.
     /// The hosted UI's pages: no script, our stylesheet, and forms that may post only to us, whose
     /// answer may redirect only to us or to a registered redirect URI (browsers apply `form-action` to
     /// the redirect after a post, so the registered URIs' origins, or their custom schemes, are listed).
-    static func hostedPages(callbackURLs: [String]) -> PageSecurityPolicy {
+    /// Where the sign-in page offers passkeys, its one script (`/assets/hosted-passkey.js`) and the
+    /// requests it makes (`POST /auth/passkey/options`) are allowed from this origin only.
+    /// - Parameters:
+    ///   - callbackURLs: The registered redirect URIs.
+    ///   - passkeys: The sign-in page offers passkeys.
+    static func hostedPages(callbackURLs: [String], passkeys: Bool = false) -> PageSecurityPolicy {
         var targets = ["'self'"]
         for uri in callbackURLs {
             guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else { continue }
@@ -73,11 +73,19 @@ struct PageSecurityPolicy: Sendable, CustomStringConvertible {
             }
             if !targets.contains(source) { targets.append(source) }
         }
-        return PageSecurityPolicy(directives: [
-            ("default-src", []), ("script-src", []), ("style-src", ["'self'"]), ("img-src", ["'self'", "data:"]), ("base-uri", []),
-            ("form-action", targets), ("frame-ancestors", []), ("object-src", []),
-        ])
+        var directives: [(String, [String])] = [
+            ("default-src", []), ("script-src", passkeys ? ["'self'"] : []), ("style-src", ["'self'"]), ("img-src", ["'self'", "data:"]),
+        ]
+        if passkeys { directives.append(("connect-src", ["'self'"])) }
+        directives += [("base-uri", []), ("form-action", targets), ("frame-ancestors", []), ("object-src", [])]
+        return PageSecurityPolicy(directives: directives)
     }
+
+    /// A page whose only script and style are the given inline ones, pinned by their SHA-256 (the
+    /// Apple callback page), that submits no form and cannot be framed.
+    /// - Parameters:
+    ///   - script: The page's one inline script.
+    ///   - style: The page's one inline style sheet.
 
     static func pinnedInline(script: String, style: String) -> PageSecurityPolicy {
         func hash(_ text: String) -> String { "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'" }

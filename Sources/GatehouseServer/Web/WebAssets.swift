@@ -16,6 +16,8 @@ enum WebAssets {
         "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "qr.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.qr_js),
         "app.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
+        // The hosted sign-in page's passkey button and autofill (the hosted pages allow no inline script).
+        "hosted-passkey.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.hosted_passkey_js),
     ]
 
     /// The files served under `/assets/`: every file but `index.html`, which is served at `/` with
