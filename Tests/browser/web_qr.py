@@ -17,6 +17,7 @@ padding (the fix proposed in that issue), and checks that the difference is only
 """
 import io
 import json
+import time
 
 import cv2
 import numpy
@@ -134,8 +135,15 @@ def screenshot_of(element):
     return cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST)
 
 
-def decode_element(element):
-    return decode_image(screenshot_of(element))
+def decode_element(element, attempts=5):
+    """Reads the QR code on screen; a screenshot taken mid-layout (the section scrolling into view, a busy machine)
+    can miss it, so a few fresh screenshots are taken before giving up."""
+    for attempt in range(attempts):
+        text = decode_image(screenshot_of(element))
+        if text:
+            return text
+        time.sleep(0.3)
+    return None
 
 
 def render(page, text, label):
