@@ -144,7 +144,7 @@ struct AuditLogTests {
             try await second.router { b in
                 try await CrossInstanceInvalidationTests.waitForListening([first, second])
                 let key = try await first.built.useCases.administration.createKey(name: "fleet")
-                let tokens = try await a.signedIn(first, email: "fleet@example.com")
+                let tokens = try await a.signedIn(mailedBy: [first, second], email: "fleet@example.com")
                 let access = tokens.string("access_token")
                 let sub = try #require(try await b.send(.get, "/me", bearer: access)["sub"]?.stringValue)
                 #expect(try await b.send(.get, "/me", bearer: access).status == .ok)

@@ -53,13 +53,14 @@ struct CrossInstanceInvalidationTests {
     /// Signs in on `a`, caches the session on `b`, signs out on `a`; returns how long `b` took to refuse.
     static func signOutLatency(
         _ first: TestApp,
+        _ second: TestApp,
         _ a: any TestClientProtocol,
         _ b: any TestClientProtocol,
         email: String
     ) async throws
         -> TimeInterval?
     {
-        let tokens = try #require(try await a.signedIn(first, email: email).json?.objectValue)
+        let tokens = try #require(try await a.signedIn(mailedBy: [first, second], email: email).json?.objectValue)
         let access = try #require(tokens["access_token"]?.stringValue)
         let refresh = try #require(tokens["refresh_token"]?.stringValue)
         #expect(try await b.send(.get, "/me", bearer: access).status == .ok, "the other instance accepts the token (and caches the session)")
@@ -86,7 +87,7 @@ struct CrossInstanceInvalidationTests {
                 let cut = try await Self.terminateListeners(url: url)
                 #expect(cut >= 2, "both listening connections cut (\(cut))")
                 try await Self.waitForListening([first, second], after: before)
-                let latency = try await Self.signOutLatency(first, a, b, email: "cut@example.com")
+                let latency = try await Self.signOutLatency(first, second, a, b, email: "cut@example.com")
                 #expect(latency != nil, "the other instance still served the ended session after 1 s")
             }
         }
@@ -100,7 +101,7 @@ struct CrossInstanceInvalidationTests {
             try await second.router { b in
                 try await Self.waitForListening([first, second])
                 let latency = try #require(
-                    try await Self.signOutLatency(first, a, b, email: "alice@example.com"),
+                    try await Self.signOutLatency(first, second, a, b, email: "alice@example.com"),
                     "the other instance still served the ended session after 1 s"
                 )
                 FileHandle.standardError.write(Data("note: cross-instance sign-out seen after \(Int(latency * 1000)) ms\n".utf8))

@@ -124,13 +124,24 @@ extension TestClientProtocol {
         password: String = "correct horse 9",
         name: String? = "Alice"
     ) async throws -> Reply {
+        try await signedIn(mailedBy: [app], email: email, password: password, name: name)
+    }
+
+    /// As ``signedIn(_:email:password:name:)`` on instances sharing one database: whichever instance's
+    /// dispatcher claimed the sign-up mail delivered it, so the code is looked for in each one's mailer.
+    func signedIn(
+        mailedBy apps: [TestApp],
+        email: String = "alice@example.com",
+        password: String = "correct horse 9",
+        name: String? = "Alice"
+    ) async throws -> Reply {
         var body: [String: JSONValue] = ["email": .string(email), "password": .string(password)]
         if let name { body["full_name"] = .string(name) }
         let signUp = try await send(.post, "/auth/signup", json: .object(body))
         guard signUp.status == .created else { throw GatehouseError.internalError(cause: "sign-up: \(signUp.status) \(signUp.bodyText)") }
-        guard let code = await app.mailer.latestCode(to: email, kind: "confirm_signup") else {
-            throw GatehouseError.internalError(cause: "no code mailed")
-        }
+        var code: String?
+        for app in apps where code == nil { code = await app.mailer.latestCode(to: email, kind: "confirm_signup") }
+        guard let code else { throw GatehouseError.internalError(cause: "no code mailed") }
         let confirm = try await send(.post, "/auth/confirm", json: ["email": .string(email), "code": .string(code)])
         guard confirm.status == .ok else { throw GatehouseError.internalError(cause: "confirm: \(confirm.status)") }
         return try await send(.post, "/auth/signin", json: ["email": .string(email), "password": .string(password)])
