@@ -6,7 +6,7 @@ import Logging
 /// tokens. It is the embedded strategy behind the use cases (``PasswordStrategy``, ``SessionStrategy``,
 /// ``SocialStrategy``, ``AccountStrategy``): it talks only to the store, and returns what it ended for
 /// the use cases to publish. Social sign-in records its session in the transaction that finds the user
-/// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
+/// (``prepareSession(method:client:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {
     /// The strategy's name in logs and the health output: `embedded`.
     public let name = "embedded"
@@ -84,13 +84,15 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     /// Starts a session for `user` and issues its first tokens (one transaction for the session and
     /// its first refresh token).
-    func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
-        let start = prepareSession(method: method)
+    func startSession(for user: UserRecord, method: String, client: ClientInfo, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+        let start = prepareSession(method: method, client: client)
         let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
         return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser)
     }
 
-    func prepareSession(method: String) -> SessionStart {
+    /// Draws a session's ids and first refresh token, and notes the client's device and coarse address
+    /// for the user's session list (`nil` where no session row is written, as the hosted UI's next chain).
+    func prepareSession(method: String, client: ClientInfo?) -> SessionStart {
         let now = clock.now()
         let refreshToken = RefreshTokenCodec.generate(random)
         return SessionStart(
@@ -98,7 +100,9 @@ public struct EmbeddedUserPool: IdentityProvider {
             method: method,
             refreshToken: refreshToken,
             refreshTokenHash: RefreshTokenCodec.hash(refreshToken),
-            at: now
+            at: now,
+            userAgent: client?.userAgent,
+            clientAddress: client?.coarseAddress
         )
     }
 
@@ -106,7 +110,15 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// second factor gets `mfa_required` instead (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
     func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
         try await requireSecondFactor(start, userID: userID, in: tx)
-        let session = SessionRecord(id: start.sessionID, userID: userID, method: start.method, authTime: start.at, createdAt: start.at)
+        let session = SessionRecord(
+            id: start.sessionID,
+            userID: userID,
+            method: start.method,
+            authTime: start.at,
+            createdAt: start.at,
+            userAgent: start.userAgent,
+            clientAddress: start.clientAddress
+        )
         try await tx.insertSession(session)
         try await tx.insertRefreshToken(
             RefreshTokenRecord(

@@ -2,12 +2,16 @@ import Foundation
 
 extension EmbeddedUserPool {
     /// A session's identifiers and first refresh token, drawn before its transaction (so a retried
-    /// transaction records the same ones); see ``EmbeddedUserPool/prepareSession(method:)``.
+    /// transaction records the same ones); see ``EmbeddedUserPool/prepareSession(method:client:)``.
     struct SessionStart: Sendable {
         let sessionID: String
         let method: String
         let refreshToken: String
         let refreshTokenHash: String
         let at: Date
+        /// The `User-Agent` of the request that signs in, kept for the user's session list.
+        let userAgent: String?
+        /// The signing-in client's address made coarse (``ClientInfo/coarseAddress``).
+        let clientAddress: String?
     }
 }

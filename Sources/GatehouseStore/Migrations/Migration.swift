@@ -32,5 +32,6 @@ struct Migration: Sendable {
         .srpVerifiers,
         .passkeys,
         .secondFactor,
+        .sessionDevices,
     ]
 }
