@@ -178,7 +178,9 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ),
         stepUp: stepUp,
         limiter: limiter,
-        domainEvents: domainEvents
+        domainEvents: domainEvents,
+        accountSessions: AccountSessions(strategy: provider as? any SessionListStrategy, domainEvents: domainEvents),
+        emailChange: EmailChange(strategy: provider as? any EmailChangeStrategy, limiter: limiter, stepUp: stepUp, domainEvents: domainEvents)
     )
 
     let hostedUI =
@@ -216,6 +218,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         profiles: useCases.profiles,
         passkeys: useCases.passkeys,
         secondFactor: useCases.secondFactor,
+        accountSessions: useCases.accountSessions,
+        emailChange: useCases.emailChange,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),
