@@ -190,7 +190,9 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         signInChoices: SignInChoices(passwords: passwords, passkeys: passkeys, store: store, box: box, clock: clock, random: random),
         stepUp: stepUp,
         limiter: limiter,
-        domainEvents: domainEvents
+        domainEvents: domainEvents,
+        accountSessions: AccountSessions(strategy: provider as? any SessionListStrategy, domainEvents: domainEvents),
+        emailChange: EmailChange(strategy: provider as? any EmailChangeStrategy, limiter: limiter, stepUp: stepUp, domainEvents: domainEvents)
     )
 
     let hostedUI =
@@ -232,6 +234,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         secondFactor: useCases.secondFactor,
         administration: useCases.administration,
         signInChoices: useCases.signInChoices,
+        accountSessions: useCases.accountSessions,
+        emailChange: useCases.emailChange,
         metrics: metrics,
         discovery: identity.discovery,
         web: WebPage(configuration: configuration),

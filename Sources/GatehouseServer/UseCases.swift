@@ -15,4 +15,6 @@ package struct UseCases: Sendable {
     package let stepUp: StepUp
     package let limiter: RateLimiter
     package let domainEvents: DomainEvents
+    package let accountSessions: AccountSessions
+    package let emailChange: EmailChange
 }

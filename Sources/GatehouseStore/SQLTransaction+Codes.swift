@@ -6,11 +6,11 @@ extension SQLTransaction {
     func replaceCode(_ code: OneTimeCodeRecord) async throws {
         try await db.raw(
             """
-            INSERT INTO gh_codes (user_id, purpose, code_hash, created_at, expires_at, attempts)
+            INSERT INTO gh_codes (user_id, purpose, code_hash, created_at, expires_at, attempts, address)
             VALUES (\(bind: code.userID), \(bind: code.purpose.rawValue), \(bind: code.codeHash), \(bind: code.createdAt.epochSeconds),
-                    \(bind: code.expiresAt.epochSeconds), \(bind: code.attempts))
+                    \(bind: code.expiresAt.epochSeconds), \(bind: code.attempts), \(bind: code.address))
             ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at,
-                expires_at = excluded.expires_at, attempts = excluded.attempts
+                expires_at = excluded.expires_at, attempts = excluded.attempts, address = excluded.address
             """
         ).run()
     }
@@ -18,7 +18,7 @@ extension SQLTransaction {
     func code(userID: String, purpose: OneTimeCodeRecord.Purpose) async throws -> OneTimeCodeRecord? {
         try await first(
             """
-            SELECT user_id, purpose, code_hash, created_at, expires_at, attempts FROM gh_codes
+            SELECT user_id, purpose, code_hash, created_at, expires_at, attempts, address FROM gh_codes
             WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue)
             """
         ).map { row in
@@ -28,7 +28,8 @@ extension SQLTransaction {
                 codeHash: try row.string("code_hash"),
                 createdAt: try row.date("created_at"),
                 expiresAt: try row.date("expires_at"),
-                attempts: try row.int("attempts")
+                attempts: try row.int("attempts"),
+                address: try row.optionalString("address")
             )
         }
     }
@@ -40,7 +41,7 @@ extension SQLTransaction {
             """
             UPDATE gh_codes SET attempts = attempts + 1
             WHERE user_id = \(bind: userID) AND purpose = \(bind: purpose.rawValue) AND attempts < \(bind: maxAttempts)
-            RETURNING user_id, code_hash, created_at, expires_at, attempts
+            RETURNING user_id, code_hash, created_at, expires_at, attempts, address
             """
         ).map { row in
             OneTimeCodeRecord(
@@ -49,7 +50,8 @@ extension SQLTransaction {
                 codeHash: try row.string("code_hash"),
                 createdAt: try row.date("created_at"),
                 expiresAt: try row.date("expires_at"),
-                attempts: try row.int("attempts")
+                attempts: try row.int("attempts"),
+                address: try row.optionalString("address")
             )
         }
     }

@@ -6,30 +6,54 @@ extension SQLTransaction {
     func insertSession(_ session: SessionRecord) async throws {
         try await insert(
             """
-            INSERT INTO gh_sessions (id, user_id, method, auth_time, created_at, revoked_at, revoked_reason)
+            INSERT INTO gh_sessions (id, user_id, method, auth_time, created_at, revoked_at, revoked_reason, user_agent, client_address,
+                                     refreshed_at)
             VALUES (\(bind: session.id), \(bind: session.userID), \(bind: session.method), \(bind: session.authTime.epochSeconds),
-                    \(bind: session.createdAt.epochSeconds), \(bind: session.revokedAt?.epochSeconds), \(bind: session.revokedReason))
+                    \(bind: session.createdAt.epochSeconds), \(bind: session.revokedAt?.epochSeconds), \(bind: session.revokedReason),
+                    \(bind: session.userAgent), \(bind: session.clientAddress), \(bind: session.lastRefreshedAt?.epochSeconds))
             """,
             constraint: "session id"
         )
     }
 
     func session(id: String) async throws -> SessionRecord? {
-        try await first(
+        try await first("SELECT \(unsafeRaw: Self.sessionColumns) FROM gh_sessions WHERE id = \(bind: id)").map(Self.decodeSession)
+    }
+
+    static let sessionColumns = "id, user_id, method, auth_time, created_at, revoked_at, revoked_reason, user_agent, client_address, refreshed_at"
+
+    static func decodeSession(_ row: any SQLRow) throws -> SessionRecord {
+        SessionRecord(
+            id: try row.string("id"),
+            userID: try row.string("user_id"),
+            method: try row.string("method"),
+            authTime: try row.date("auth_time"),
+            createdAt: try row.date("created_at"),
+            revokedAt: try row.optionalDate("revoked_at"),
+            revokedReason: try row.optionalString("revoked_reason"),
+            userAgent: try row.optionalString("user_agent"),
+            clientAddress: try row.optionalString("client_address"),
+            lastRefreshedAt: try row.optionalDate("refreshed_at")
+        )
+    }
+
+    func activeSessions(userID: String) async throws -> [SessionRecord] {
+        try await all(
             """
-            SELECT id, user_id, method, auth_time, created_at, revoked_at, revoked_reason FROM gh_sessions WHERE id = \(bind: id)
+            SELECT \(unsafeRaw: Self.sessionColumns) FROM gh_sessions
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL ORDER BY created_at, id
             """
-        ).map { row in
-            SessionRecord(
-                id: try row.string("id"),
-                userID: try row.string("user_id"),
-                method: try row.string("method"),
-                authTime: try row.date("auth_time"),
-                createdAt: try row.date("created_at"),
-                revokedAt: try row.optionalDate("revoked_at"),
-                revokedReason: try row.optionalString("revoked_reason")
-            )
-        }
+        ).map(Self.decodeSession)
+    }
+
+    func recordRefresh(sessionID: String, at: Date, userAgent: String?, clientAddress: String?) async throws {
+        try await db.raw(
+            """
+            UPDATE gh_sessions SET refreshed_at = \(bind: at.epochSeconds), user_agent = COALESCE(\(bind: userAgent), user_agent),
+                client_address = COALESCE(\(bind: clientAddress), client_address)
+            WHERE id = \(bind: sessionID)
+            """
+        ).run()
     }
 
     func revokeSession(id: String, at: Date, reason: SessionRecord.EndReason) async throws -> Bool {

@@ -98,6 +98,30 @@ struct AuditLogTests {
         }
     }
 
+    /// An email change and a session ended from the session list are recorded; the address asked for is not.
+    @Test func anEmailChangeAndAnEndedDeviceAreRecorded() async throws {
+        let app = try await TestApp.make()
+        try await app.live { client in
+            let first = try await client.signedIn(app, email: "gail@example.com")
+            let second = try await client.send(.post, "/auth/signin", json: ["email": "gail@example.com", "password": "correct horse 9"])
+            let access = second.string("access_token")
+            let sub = try #require(try await client.send(.get, "/me", bearer: access)["sub"]?.stringValue)
+            let asked = try await client.send(.post, "/me/email", json: ["email": "gail.new@example.com", "current_password": "correct horse 9"], bearer: access)
+            #expect(asked.status == .ok || asked.status == .accepted, "\(asked.bodyText)")
+            let code = try #require(await app.mailer.latestCode(to: "gail.new@example.com", kind: "confirm_email_change"))
+            #expect(try await client.send(.post, "/me/email/verify", json: ["code": .string(code)], bearer: access).status == .ok)
+            let sessions = try #require(try await client.send(.get, "/me/sessions", bearer: access)["sessions"]?.arrayValue)
+            let other = try #require(sessions.compactMap(\.objectValue).first { $0["current"] == .bool(false) }?["id"]?.stringValue)
+            #expect(try await client.send(.delete, "/me/sessions/\(other)", bearer: access).status == .noContent)
+            #expect(try await client.send(.get, "/me", bearer: first.string("access_token")).status == .unauthorized)
+            let entries = try await app.built.store.read { try await $0.auditEntries(AuditQuery(userID: sub)) }
+            let events = Set(entries.map(\.event))
+            #expect(events.isSuperset(of: [.emailChangeRequested, .emailChanged, .sessionEnded]), "\(events)")
+            #expect(entries.first { $0.event == .sessionEnded }?.detail == other)
+            #expect(entries.allSatisfy { !($0.detail ?? "").contains("gail.new") })
+        }
+    }
+
     /// `gatehouse users` and `gatehouse audit` run the same use cases on the same database, as `cli`.
     @Test func theCommandLineActsOnTheSameUseCases() async throws {
         let app = try await TestApp.make()

@@ -165,6 +165,7 @@ struct ContractTests {
         try await exerciseCompatAPI(client, app: app, issuer: issuer, s)
         try await exercisePhone(client, app: app, s)
         try await exerciseSecondFactor(client, app: app, s)
+        try await exerciseAccountSessions(client, app: app, s)
         try await exerciseAdmin(client, app: app, s)
 
         // Last, the account goes.

@@ -41,12 +41,14 @@ struct PhoneMigrationTests {
                     "INSERT INTO gh_rate_limits (bucket, count, window_start, blocked_until) VALUES ('b1', 7, 1, 2000000000)"
                 ).run()
             }
+            let pending = try await store.pendingMigrations()
             #expect(
-                try await store.pendingMigrations() == [
+                pending.prefix(6) == [
                     "6 phone numbers", "7 operator flags", "8 throttle blocks in milliseconds", "9 SRP verifiers", "10 Passkeys",
-                    "11 Second factor", "14 Administration",
+                    "11 Second factor",
                 ]
             )
+            #expect(pending == Migration.all.filter { $0.version >= 6 }.map { "\($0.version) \($0.name)" })
             try await store.migrate(logger: logger)
             let (user, profile, mail) = try await store.read { tx in
                 (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMail(id: "m1"))

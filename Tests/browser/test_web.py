@@ -30,6 +30,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from phone_journey import phone_journey
+from profile_devices import profile_devices_journey
 from profile_phone import profile_phone_journey
 from web_accessibility import accessibility, check_refusal
 from web_harness import BINARY, SHOTS, Page, Server, check
@@ -249,7 +250,8 @@ def main():
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no server binary at {BINARY}: run `swift build` first or set GATEHOUSE_SERVER_BINARY")
     shutil.rmtree(SHOTS, ignore_errors=True)
-    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, passkeys, qr_encoder, mfa,
+    for test in (wire_contract, email_journey, accessibility, phone_journey, profile_phone_journey, profile_devices_journey, passkeys,
+                 qr_encoder, mfa,
                  google_configured):
         print(f"== {test.__name__}", flush=True)
         test()

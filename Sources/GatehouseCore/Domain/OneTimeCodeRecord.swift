@@ -12,6 +12,9 @@ public struct OneTimeCodeRecord: Sendable, Equatable {
         case phoneSignIn = "phone_sign_in"
         /// Adds a phone number to a signed-in account (the code's hash binds the number).
         case linkPhone = "link_phone"
+        /// Moves a signed-in account to a new email address (the code's hash binds the address, and the
+        /// row holds it in ``OneTimeCodeRecord/address``).
+        case changeEmail = "change_email"
     }
 
     /// The user the code was mailed or texted to, `decoy:<keyed hash of the address>` for an address
@@ -29,6 +32,9 @@ public struct OneTimeCodeRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// Wrong guesses so far; at `maxAttempts` the code is spent.
     public var attempts: Int
+    /// For a `change_email` code: the address it was mailed to, which becomes the account's address
+    /// when the code is redeemed; `nil` for every other purpose.
+    public var address: String?
 
     /// A code as stored.
     /// - Parameters:
@@ -38,12 +44,14 @@ public struct OneTimeCodeRecord: Sendable, Equatable {
     ///   - createdAt: When it was issued.
     ///   - expiresAt: When it stops redeeming.
     ///   - attempts: Tries spent so far; 0 for a new code.
-    public init(userID: String, purpose: Purpose, codeHash: String, createdAt: Date, expiresAt: Date, attempts: Int = 0) {
+    ///   - address: For a `change_email` code, the new address.
+    public init(userID: String, purpose: Purpose, codeHash: String, createdAt: Date, expiresAt: Date, attempts: Int = 0, address: String? = nil) {
         self.userID = userID
         self.purpose = purpose
         self.codeHash = codeHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.attempts = attempts
+        self.address = address
     }
 }

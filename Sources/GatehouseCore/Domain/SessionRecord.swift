@@ -26,6 +26,8 @@ public struct SessionRecord: Sendable, Equatable {
         case userDisabled = "user_disabled"
         /// An operator signed the user out everywhere.
         case adminSignOut = "admin_sign_out"
+        /// The user ended it from their list of sessions (`DELETE /me/sessions/{id}`).
+        case endedByUser = "ended_by_user"
     }
 
     /// The session id (a UUIDv7): the `origin_jti` claim of every token issued in it, which liveness checks look up.
@@ -42,6 +44,14 @@ public struct SessionRecord: Sendable, Equatable {
     public var revokedAt: Date?
     /// The ``EndReason`` raw value it ended for, or `nil` while active.
     public var revokedReason: String?
+    /// The `User-Agent` of the request that started it (or last refreshed it), cut to
+    /// ``ClientInfo/maximumUserAgentLength``; `nil` when none was sent or the session predates it.
+    public var userAgent: String?
+    /// The client's address made coarse (``ClientInfo/coarseAddress``) when it started or last
+    /// refreshed; the full address is never kept with a session.
+    public var clientAddress: String?
+    /// When its refresh token was last exchanged, or `nil` if never.
+    public var lastRefreshedAt: Date?
 
     /// A session as stored.
     /// - Parameters:
@@ -52,6 +62,9 @@ public struct SessionRecord: Sendable, Equatable {
     ///   - createdAt: When the row was created.
     ///   - revokedAt: When it ended, `nil` for an active session.
     ///   - revokedReason: Why it ended, `nil` for an active session.
+    ///   - userAgent: The client's `User-Agent`, if any.
+    ///   - clientAddress: The client's coarse address, if known.
+    ///   - lastRefreshedAt: When it was last refreshed, if ever.
     public init(
         id: String,
         userID: String,
@@ -59,7 +72,10 @@ public struct SessionRecord: Sendable, Equatable {
         authTime: Date,
         createdAt: Date,
         revokedAt: Date? = nil,
-        revokedReason: String? = nil
+        revokedReason: String? = nil,
+        userAgent: String? = nil,
+        clientAddress: String? = nil,
+        lastRefreshedAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -68,6 +84,9 @@ public struct SessionRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.revokedReason = revokedReason
+        self.userAgent = userAgent
+        self.clientAddress = clientAddress
+        self.lastRefreshedAt = lastRefreshedAt
     }
 
     /// `true` until the session is ended; an ended session never becomes active again.

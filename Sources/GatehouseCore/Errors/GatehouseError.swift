@@ -30,6 +30,7 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
             case conflict = "conflict"
             case tooManyRequests = "too_many_requests"
             case providerDisabled = "provider_disabled"
+            case notSupported = "not_supported"
             case internalError = "internal_error"
             case upstreamUnavailable = "upstream_unavailable"
             case unavailable = "unavailable"
@@ -83,6 +84,8 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRequests = Code(.tooManyRequests)
         /// A social provider that this deployment has not configured (no audience): sign-in with it is off.
         public static let providerDisabled = Code(.providerDisabled)
+        /// 501: the identity provider behind this deployment cannot do this (a user's session list on Amazon Cognito).
+        public static let notSupported = Code(.notSupported)
         /// 500: opaque to the client; the cause goes to the log with the request id.
         public static let internalError = Code(.internalError)
         /// 503: Cognito, Apple or Google is unreachable (the client may retry; `Retry-After` when known).

@@ -14,6 +14,12 @@ public struct MailRequest: Sendable, Codable, Equatable {
         case alreadyRegistered = "already_registered"
         /// The password was changed or reset.
         case passwordChanged = "password_changed"
+        /// The code that moves a signed-in account to this (new) address.
+        case confirmEmailChange = "confirm_email_change"
+        /// To the old address: the account's email address was changed (the new one, masked, in ``MailRequest/address``).
+        case emailChanged = "email_changed"
+        /// To the owner of an address: someone signed in to another account asked to move it to this address.
+        case emailInUse = "email_in_use"
         /// `gatehouse mail test`: proves the transport and the templates work.
         case test
     }
@@ -32,6 +38,8 @@ public struct MailRequest: Sendable, Codable, Equatable {
     public var confirmed: Bool?
     /// For `password_changed`: whether it was a reset by code (rather than a change while signed in).
     public var reset: Bool?
+    /// For `email_changed`: the account's new address, masked (`b***@e***.com`).
+    public var address: String?
 
     /// A message request.
     /// - Parameters:
@@ -42,6 +50,7 @@ public struct MailRequest: Sendable, Codable, Equatable {
     ///   - lifetime: The code's lifetime in seconds.
     ///   - confirmed: For `already_registered`.
     ///   - reset: For `password_changed`.
+    ///   - address: For `email_changed`: the new address, masked.
     public init(
         kind: Kind,
         to: String,
@@ -49,7 +58,8 @@ public struct MailRequest: Sendable, Codable, Equatable {
         code: String? = nil,
         lifetime: Int? = nil,
         confirmed: Bool? = nil,
-        reset: Bool? = nil
+        reset: Bool? = nil,
+        address: String? = nil
     ) {
         self.kind = kind
         self.to = to
@@ -58,5 +68,6 @@ public struct MailRequest: Sendable, Codable, Equatable {
         self.lifetime = lifetime
         self.confirmed = confirmed
         self.reset = reset
+        self.address = address
     }
 }

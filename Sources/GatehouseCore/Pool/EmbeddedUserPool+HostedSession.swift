@@ -4,7 +4,7 @@ import Logging
 extension EmbeddedUserPool: HostedSessionStrategy {
     /// A new refresh-token chain in an active, unexpired session of a confirmed user (``HostedSessionStrategy``).
     public func continueSession(id: String, nonce: String?, logger: Logger) async throws -> AuthTokens {
-        let start = prepareSession(method: "")
+        let start = prepareSession(method: "", client: nil)
         let lifetime = settings.sessionLifetime
         let refreshLifetime = settings.refreshTokenLifetime
         let found: (SessionRecord, UserRecord)? = try await store.write { tx in
@@ -20,6 +20,8 @@ extension EmbeddedUserPool: HostedSessionStrategy {
                     expiresAt: min(start.at.addingTimeInterval(refreshLifetime), session.authTime.addingTimeInterval(lifetime))
                 )
             )
+            // A new chain is a use of the session: the session list counts it from now.
+            try await tx.recordRefresh(sessionID: session.id, at: start.at, userAgent: nil, clientAddress: nil)
             return (session, user)
         }
         guard let (session, user) = found else {

@@ -13,11 +13,11 @@ extension EmbeddedUserPool: PasskeyStrategy {
     }
 
     /// A `passkey` session for a confirmed pool user (``PasskeyStrategy``).
-    public func startPasskeySession(userID: String, logger: Logger) async throws -> AuthTokens {
+    public func startPasskeySession(userID: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         guard let user = try await store.read({ try await $0.user(id: userID) }), user.confirmed else {
             throw GatehouseError(.invalidCredentials, "The passkey could not be verified.", cause: "the passkey's user is gone or unconfirmed")
         }
-        let tokens = try await startSession(for: user, method: "passkey", nonce: nil, isNewUser: nil)
+        let tokens = try await startSession(for: user, method: "passkey", client: client, nonce: nil, isNewUser: nil)
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "passkey"])
         return tokens
     }

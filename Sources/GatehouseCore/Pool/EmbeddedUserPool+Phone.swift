@@ -48,7 +48,7 @@ extension EmbeddedUserPool {
             case check(CodeCheck)
         }
         let owner = phoneCodeOwner(number)
-        let start = prepareSession(method: "phone")
+        let start = prepareSession(method: "phone", client: client)
         var outcome: Outcome?
         for attempt in 0..<3 {
             do {

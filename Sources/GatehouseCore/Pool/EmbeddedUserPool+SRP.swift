@@ -127,7 +127,7 @@ extension EmbeddedUserPool: SRPStrategy {
         }
         guard user.confirmed else { throw GatehouseError.userNotConfirmed }
         return PasswordSignInGrant {
-            let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
+            let tokens = try await startSession(for: user, method: "password", client: client, nonce: nil, isNewUser: nil)
             logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "srp"])
             return tokens
         }

@@ -21,11 +21,11 @@ extension EmbeddedUserPool: SecondFactorStrategy {
     }
 
     /// Starts the session a second factor completed: the first factor's method with `+otp`.
-    public func startSession(afterSecondFactor userID: String, firstFactor: String, logger: Logger) async throws -> AuthTokens {
+    public func startSession(afterSecondFactor userID: String, firstFactor: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
         guard let user = try await store.read({ try await $0.user(id: userID) }), user.confirmed else {
             throw GatehouseError(.invalidCredentials, "Sign in again.", cause: "the challenge's user is gone or unconfirmed")
         }
-        let tokens = try await startSession(for: user, method: firstFactor + "+otp", nonce: nil, isNewUser: nil)
+        let tokens = try await startSession(for: user, method: firstFactor + "+otp", client: client, nonce: nil, isNewUser: nil)
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": .string(firstFactor + "+otp")])
         return tokens
     }

@@ -49,7 +49,7 @@ extension EmbeddedUserPool {
             }
             if rehash { logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)]) }
         }
-        let tokens = try await startSession(for: user, method: "password", nonce: nil, isNewUser: nil)
+        let tokens = try await startSession(for: user, method: "password", client: client, nonce: nil, isNewUser: nil)
         logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
         return tokens
     }
@@ -84,7 +84,7 @@ extension EmbeddedUserPool {
         let successorHash = RefreshTokenCodec.hash(successor)
         var outcome = RefreshOutcome.lostRace
         for _ in 0..<3 {
-            outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash)
+            outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash, client: client)
             if case .lostRace = outcome { continue }
             break
         }
@@ -108,12 +108,13 @@ extension EmbeddedUserPool {
         }
     }
 
-    private func rotate(hash: String, successor: String, successorHash: String) async throws -> RefreshOutcome {
+    private func rotate(hash: String, successor: String, successorHash: String, client: ClientInfo) async throws -> RefreshOutcome {
         let now = clock.now()
         let lifetime = settings.refreshTokenLifetime
         let sessionLifetime = settings.sessionLifetime
         let grace = settings.refreshReuseGrace
         let origin = AuditOrigin.current
+        let (userAgent, clientAddress) = (client.userAgent, client.coarseAddress)
         return try await store.write { tx in
             guard let record = try await tx.refreshToken(hash: hash) else { return .unknown }
             guard let session = try await tx.session(id: record.sessionID), session.isActive else { return .invalid("session ended") }
@@ -127,6 +128,7 @@ extension EmbeddedUserPool {
                 if now.timeIntervalSince(rotatedAt) <= grace, record.successorHash == successorHash,
                     let next = try await tx.refreshToken(hash: successorHash), next.rotatedAt == nil
                 {
+                    try await tx.recordRefresh(sessionID: session.id, at: now, userAgent: userAgent, clientAddress: clientAddress)
                     return .rotated(user, session, successor: successor)
                 }
                 try await tx.revokeSession(id: session.id, at: now, reason: .refreshReuse)
@@ -144,6 +146,8 @@ extension EmbeddedUserPool {
                     expiresAt: min(now.addingTimeInterval(lifetime), sessionEnd)
                 )
             )
+            // The session list shows when and from where the session was last used.
+            try await tx.recordRefresh(sessionID: session.id, at: now, userAgent: userAgent, clientAddress: clientAddress)
             return .rotated(user, session, successor: successor)
         }
     }

@@ -40,7 +40,7 @@ extension EmbeddedUserPool {
     public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> ProviderSignInOutcome {
         let identity = signIn.identity
         let hint = signIn.fullNameHint
-        let start = prepareSession(method: identity.provider.rawValue)
+        let start = prepareSession(method: identity.provider.rawValue, client: client)
         var outcome: (resolution: Resolution, session: SessionRecord)?
         for attempt in 0..<3 {
             do {

@@ -6,7 +6,7 @@ import Logging
 /// tokens. It is the embedded strategy behind the use cases (``PasswordStrategy``, ``SessionStrategy``,
 /// ``SocialStrategy``, ``AccountStrategy``): it talks only to the store, and returns what it ended for
 /// the use cases to publish. Social sign-in records its session in the transaction that finds the user
-/// (``prepareSession(method:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
+/// (``prepareSession(method:client:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
 public struct EmbeddedUserPool: IdentityProvider {
     /// The strategy's name in logs and the health output: `embedded`.
     public let name = "embedded"
@@ -84,13 +84,15 @@ public struct EmbeddedUserPool: IdentityProvider {
 
     /// Starts a session for `user` and issues its first tokens (one transaction for the session and
     /// its first refresh token).
-    func startSession(for user: UserRecord, method: String, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
-        let start = prepareSession(method: method)
+    func startSession(for user: UserRecord, method: String, client: ClientInfo, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+        let start = prepareSession(method: method, client: client)
         let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
         return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser)
     }
 
-    func prepareSession(method: String) -> SessionStart {
+    /// Draws a session's ids and first refresh token, and notes the client's device and coarse address
+    /// for the user's session list (`nil` where no session row is written, as the hosted UI's next chain).
+    func prepareSession(method: String, client: ClientInfo?) -> SessionStart {
         let now = clock.now()
         let refreshToken = RefreshTokenCodec.generate(random)
         return SessionStart(
@@ -99,6 +101,8 @@ public struct EmbeddedUserPool: IdentityProvider {
             refreshToken: refreshToken,
             refreshTokenHash: RefreshTokenCodec.hash(refreshToken),
             at: now,
+            userAgent: client?.userAgent,
+            clientAddress: client?.coarseAddress,
             origin: AuditOrigin.current
         )
     }
@@ -112,7 +116,15 @@ public struct EmbeddedUserPool: IdentityProvider {
         }
         try await requireSecondFactor(start, userID: userID, in: tx)
         try await tx.appendAudit(.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random))
-        let session = SessionRecord(id: start.sessionID, userID: userID, method: start.method, authTime: start.at, createdAt: start.at)
+        let session = SessionRecord(
+            id: start.sessionID,
+            userID: userID,
+            method: start.method,
+            authTime: start.at,
+            createdAt: start.at,
+            userAgent: start.userAgent,
+            clientAddress: start.clientAddress
+        )
         try await tx.insertSession(session)
         try await tx.insertRefreshToken(
             RefreshTokenRecord(

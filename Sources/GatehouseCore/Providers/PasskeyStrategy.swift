@@ -18,8 +18,9 @@ public protocol PasskeyStrategy: Sendable {
     /// Starts a session for a user whose passkey verified (`method: passkey`).
     /// - Parameters:
     ///   - userID: The user.
+    ///   - client: Who signs in (its device and coarse address go into the session list).
     ///   - logger: The request's logger.
     /// - Returns: The tokens.
     /// - Throws: `invalid_credentials` when the user is gone or unconfirmed.
-    func startPasskeySession(userID: String, logger: Logger) async throws -> AuthTokens
+    func startPasskeySession(userID: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens
 }

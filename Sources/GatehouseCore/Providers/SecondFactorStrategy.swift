@@ -8,10 +8,11 @@ public protocol SecondFactorStrategy: Sendable {
     /// - Parameters:
     ///   - userID: The user.
     ///   - firstFactor: The first factor's session method.
+    ///   - client: Who signs in (its device and coarse address go into the session list).
     ///   - logger: The request's logger.
     /// - Returns: The tokens (`amr` carries both factors).
     /// - Throws: `invalid_credentials` when the user is gone.
-    func startSession(afterSecondFactor userID: String, firstFactor: String, logger: Logger) async throws -> AuthTokens
+    func startSession(afterSecondFactor userID: String, firstFactor: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens
 
     /// The user with this id, if any.
     /// - Parameter id: The user's `sub`.

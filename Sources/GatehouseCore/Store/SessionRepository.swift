@@ -13,6 +13,11 @@ public protocol SessionRepository: Sendable {
     func revokeSessions(userID: String, except: String?, at: Date, reason: SessionRecord.EndReason) async throws -> [String]
     /// Ids of the user's sessions that are still active.
     func activeSessionIDs(userID: String) async throws -> [String]
+    /// The user's sessions that are not ended, oldest first (their user agent, coarse address and last refresh included).
+    func activeSessions(userID: String) async throws -> [SessionRecord]
+    /// Notes that the session's refresh token was exchanged at `at`, by a client with this `User-Agent` and
+    /// coarse address; a `nil` keeps the value stored.
+    func recordRefresh(sessionID: String, at: Date, userAgent: String?, clientAddress: String?) async throws
     /// Removes sessions and their refresh tokens (account deletion).
     func deleteSessions(userID: String) async throws
 

@@ -151,7 +151,7 @@ extension Passkeys {
         try await limiter.ensureAllowed([bucket])
         return try await events.observing("passkey") {
             do {
-                return try await verifyAndSignIn(json, settings: settings, strategy: strategy, logger: logger)
+                return try await verifyAndSignIn(json, settings: settings, strategy: strategy, client: client, logger: logger)
             } catch let error as GatehouseError where error.code == .invalidCredentials {
                 logger.info("passkey sign-in refused", metadata: ["error.cause": .string(error.cause ?? "-")])
                 try await limiter.consume([bucket])
@@ -164,6 +164,7 @@ extension Passkeys {
         _ json: JSONValue,
         settings: PasskeySettings,
         strategy: any PasskeyStrategy,
+        client: ClientInfo,
         logger: Logger
     ) async throws
         -> AuthTokens
@@ -200,6 +201,6 @@ extension Passkeys {
             try await tx.recordPasskeyUse(id: passkey.id, previousCount: passkey.signCount, signCount: counter, backedUp: data.backedUp, at: now)
         }
         guard recorded else { throw cause("the credential was used concurrently") }
-        return try await strategy.startPasskeySession(userID: passkey.userID, logger: logger)
+        return try await strategy.startPasskeySession(userID: passkey.userID, client: client, logger: logger)
     }
 }

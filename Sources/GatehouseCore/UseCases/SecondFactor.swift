@@ -259,7 +259,7 @@ public struct SecondFactor: Sendable {
                 }
             }
             if !isAppCode { logger.info("recovery code used", metadata: ["user.sub": .string(record.userID)]) }
-            return try await strategy.startSession(afterSecondFactor: challenge.userID, firstFactor: challenge.method, logger: logger)
+            return try await strategy.startSession(afterSecondFactor: challenge.userID, firstFactor: challenge.method, client: client, logger: logger)
         }
     }
 }

@@ -101,7 +101,7 @@ struct MailTemplateSet: Sendable {
     /// Renders the three parts of one message.
     /// - Parameters:
     ///   - kind: Which message.
-    ///   - context: The values (`app_name`, `name`, `code`, `lifetime`, `confirmed`, `reset`, `reply_to`).
+    ///   - context: The values (`app_name`, `name`, `code`, `lifetime`, `confirmed`, `reset`, `address`, `reply_to`).
     /// - Returns: Subject (trimmed; the header writer makes it one line), text and HTML.
     func render(_ kind: MailRequest.Kind, context: [String: Any]) -> Rendered {
         func part(_ part: Part) -> String { templates[Self.fileName(kind, part)]?.render(context) ?? "" }
@@ -117,8 +117,8 @@ struct MailTemplateSet: Sendable {
     ///   - request: The message request.
     ///   - appName: The product name.
     ///   - replyTo: The reply-to address, if any.
-    /// - Returns: `app_name`, `code`, `lifetime`, `confirmed`, `reset`, and `name` / `reply_to` only when
-    ///   they are set (so `{{#name}}…{{/name}}` tests for a name).
+    /// - Returns: `app_name`, `code`, `lifetime`, `confirmed`, `reset`, and `name` / `reply_to` / `address` only
+    ///   when they are set (so `{{#name}}…{{/name}}` tests for a name).
     static func context(for request: MailRequest, appName: String, replyTo: String?) -> [String: Any] {
         var context: [String: Any] = [
             "app_name": appName,
@@ -129,6 +129,7 @@ struct MailTemplateSet: Sendable {
         ]
         if let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { context["name"] = name }
         if let replyTo { context["reply_to"] = replyTo }
+        if let address = request.address, !address.isEmpty { context["address"] = address }
         return context
     }
 
@@ -163,6 +164,15 @@ struct MailTemplateSet: Sendable {
         case (.passwordChanged, .subject): PackageResources.password_changed_subject_mustache
         case (.passwordChanged, .text): PackageResources.password_changed_text_mustache
         case (.passwordChanged, .html): PackageResources.password_changed_html_mustache
+        case (.confirmEmailChange, .subject): PackageResources.confirm_email_change_subject_mustache
+        case (.confirmEmailChange, .text): PackageResources.confirm_email_change_text_mustache
+        case (.confirmEmailChange, .html): PackageResources.confirm_email_change_html_mustache
+        case (.emailChanged, .subject): PackageResources.email_changed_subject_mustache
+        case (.emailChanged, .text): PackageResources.email_changed_text_mustache
+        case (.emailChanged, .html): PackageResources.email_changed_html_mustache
+        case (.emailInUse, .subject): PackageResources.email_in_use_subject_mustache
+        case (.emailInUse, .text): PackageResources.email_in_use_text_mustache
+        case (.emailInUse, .html): PackageResources.email_in_use_html_mustache
         case (.test, .subject): PackageResources.test_subject_mustache
         case (.test, .text): PackageResources.test_text_mustache
         case (.test, .html): PackageResources.test_html_mustache

@@ -14,6 +14,7 @@ extension GatehouseError: HTTPResponseError, ContractFailure {
         case .conflict: .conflict
         case .tooManyRequests: .tooManyRequests
         case .upstreamUnavailable, .unavailable: .serviceUnavailable
+        case .notSupported: .notImplemented
         default: .internalServerError
         }
     }

@@ -15,6 +15,8 @@ struct GatehouseRouter {
     let secondFactor: SecondFactor
     let administration: Administration
     let signInChoices: SignInChoices
+    let accountSessions: AccountSessions
+    let emailChange: EmailChange
     let metrics: GatehouseMetrics
     let discovery: DiscoveryDocuments
     let web: WebPage
@@ -50,6 +52,8 @@ struct GatehouseRouter {
         passwordRoutes.addRoutes(to: routes)
         TokenController(sessions: sessions, body: body, authenticator: authenticator).addRoutes(to: routes)
         AccountController(profiles: profiles, accounts: accounts, body: body, authenticator: authenticator).addRoutes(to: routes)
+        AccountSessionsController(sessions: accountSessions, emailChange: emailChange, profiles: profiles, body: body, authenticator: authenticator)
+            .addRoutes(to: routes)
         SocialController(social: social, body: body).addRoutes(to: routes)
         PhoneController(phone: phone, profiles: profiles, body: body, authenticator: authenticator).addRoutes(to: routes)
         if compatAPIV1 {

@@ -32,6 +32,8 @@ struct Migration: Sendable {
         .srpVerifiers,
         .passkeys,
         .secondFactor,
+        .sessionDevices,
+        .emailChange,
         .administration,
     ]
 }

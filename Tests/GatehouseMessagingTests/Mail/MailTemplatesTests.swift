@@ -10,9 +10,19 @@ struct MailTemplatesTests {
     static let date = Date(timeIntervalSince1970: 1_795_000_000)
 
     static func request(_ kind: MailRequest.Kind, name: String? = "Alice", confirmed: Bool = true, reset: Bool = false) -> MailRequest {
-        let code: String? = [.confirmSignUp, .resetPassword].contains(kind) ? "123456" : nil
-        let lifetime: Int? = kind == .confirmSignUp ? 86_400 : (kind == .resetPassword ? 900 : nil)
-        return MailRequest(kind: kind, to: "alice@example.com", name: name, code: code, lifetime: lifetime, confirmed: confirmed, reset: reset)
+        let code: String? = [.confirmSignUp, .resetPassword, .confirmEmailChange].contains(kind) ? "123456" : nil
+        let lifetimes: [MailRequest.Kind: Int] = [.confirmSignUp: 86_400, .resetPassword: 900, .confirmEmailChange: 3600]
+        let address: String? = kind == .emailChanged ? "b***@e***.com" : nil
+        return MailRequest(
+            kind: kind,
+            to: "alice@example.com",
+            name: name,
+            code: code,
+            lifetime: lifetimes[kind],
+            confirmed: confirmed,
+            reset: reset,
+            address: address
+        )
     }
 
     static func renderer(replyTo: String? = nil, templates: String? = nil) throws -> MailRenderer {
@@ -30,13 +40,14 @@ struct MailTemplatesTests {
         #expect(html.contains("Hello Alice,") && html.contains("The Acme team") && html.hasPrefix("<!DOCTYPE html>"))
         #expect(!message.body.contains("{{") && !html.contains("{{") && !message.subject.contains("{{"))
         switch kind {
-        case .confirmSignUp, .resetPassword:
+        case .confirmSignUp, .resetPassword, .confirmEmailChange:
             #expect(CapturingMailer.code(in: message.body) == "123456", "the code stands alone on an indented line")
             #expect(message.body.contains("\n    123456\n"))
             #expect(html.contains("monospace") && html.contains(">123456</td>"), "the code is big, monospace, in its own block")
-            #expect(message.body.contains(kind == .confirmSignUp ? "expires in 24 hours" : "expires in 15 minutes"))
-            #expect(html.contains(kind == .confirmSignUp ? "<strong>24 hours</strong>" : "<strong>15 minutes</strong>"))
-        case .alreadyRegistered, .passwordChanged, .test:
+            let lifetime = [MailRequest.Kind.confirmSignUp: "24 hours", .resetPassword: "15 minutes", .confirmEmailChange: "1 hour"][kind] ?? ""
+            #expect(message.body.contains("expires in \(lifetime)"))
+            #expect(html.contains("<strong>\(lifetime)</strong>"))
+        case .alreadyRegistered, .passwordChanged, .emailChanged, .emailInUse, .test:
             #expect(CapturingMailer.code(in: message.body) == nil, "a notice carries no code")
         }
         #expect(["not you", "did not", "If it was not"].contains { message.body.contains($0) }, "what to do if it was not you")
@@ -50,6 +61,9 @@ struct MailTemplatesTests {
         #expect(try subject(Self.request(.resetPassword)) == "Reset your Acme password")
         #expect(try subject(Self.request(.alreadyRegistered)) == "Someone tried to sign up for Acme with your email")
         #expect(try subject(Self.request(.passwordChanged)) == "Your Acme password was changed")
+        #expect(try subject(Self.request(.confirmEmailChange)) == "Confirm your new Acme email address: 123456")
+        #expect(try subject(Self.request(.emailChanged)) == "Your Acme email address was changed")
+        #expect(try subject(Self.request(.emailInUse)) == "Someone tried to move another Acme account to your email")
         #expect(try subject(Self.request(.test)) == "Test message from Acme")
     }
 
@@ -63,6 +77,14 @@ struct MailTemplatesTests {
         #expect(try !body(Self.request(.alreadyRegistered, confirmed: false)).contains("just sign in"))
         #expect(try body(Self.request(.passwordChanged, reset: true)).contains("You were signed out on every device."))
         #expect(try body(Self.request(.passwordChanged, reset: false)).contains("Your other devices were signed out."))
+        #expect(try body(Self.request(.confirmEmailChange)).contains("Until it is entered, the account keeps its old address."))
+        #expect(try body(Self.request(.emailChanged)).contains("was just changed to b***@e***.com."))
+        let changedHTML = try renderer.render(Self.request(.emailChanged), id: "m1", date: Self.date).message.html ?? ""
+        #expect(changedHTML.contains("<strong>b***@e***.com</strong>"))
+        var unmasked = Self.request(.emailChanged)
+        unmasked.address = nil
+        #expect(try body(unmasked).contains("was just changed. Messages"), "no address: the sentence still reads")
+        #expect(try body(Self.request(.emailInUse)).contains("nothing changed and no code was sent"))
     }
 
     @Test("no name: a plain greeting; a reply-to address is offered when set")

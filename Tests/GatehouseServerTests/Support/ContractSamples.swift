@@ -61,6 +61,7 @@ actor ContractSamples {
         ("/me/mfa/totp/verify", "post", MFACodeRequest.fields), ("/me/mfa/totp", "delete", MFACodeRequest.fields),
         ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields),
         ("/me/phone/verify", "post", PhoneCodeRequest.fields),
+        ("/me/email", "post", ChangeEmailRequest.fields), ("/me/email/verify", "post", CodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
         ("/admin/users", "post", AdminCreateUserRequest.fields), ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
     ]

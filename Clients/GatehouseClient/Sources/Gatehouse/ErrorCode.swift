@@ -22,7 +22,8 @@ import Foundation
 /// to another account (show the message); `reauthenticationRequired` — sign in again (with the account's
 /// strongest method) before this action; `mfaRequired` — ask for the authenticator app's code and finish with
 /// ``GatehouseClient/completeSecondFactor(mfaToken:code:)``; `tooManyRequests` — wait ``ServerError/retryAfter`` seconds;
-/// `upstreamUnavailable` / `unavailable` — nothing changed, retry later. Codes this SDK version does not
+/// `upstreamUnavailable` / `unavailable` — nothing changed, retry later; `notSupported` — the server's identity
+/// provider cannot do this (hide the feature). Codes this SDK version does not
 /// know keep the server's spelling (``isKnown`` is `false`).
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The contract's spelling of the code (`invalid_grant`), as it appears in an error body.
@@ -85,13 +86,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let upstreamUnavailable = ErrorCode(rawValue: "upstream_unavailable")
     /// 503: the server's storage could not be reached.
     public static let unavailable = ErrorCode(rawValue: "unavailable")
+    /// 501: the server's identity provider cannot do this (the session list and email change on Amazon Cognito).
+    public static let notSupported = ErrorCode(rawValue: "not_supported")
 
     /// Every code this SDK version knows.
     static let known: Set<ErrorCode> = [
         .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired, .invalidCredentials, .invalidToken, .invalidGrant,
         .unauthorized, .userNotConfirmed, .forbidden, .reauthenticationRequired, .mfaRequired, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .tooManyRequests, .providerDisabled, .internalError, .upstreamUnavailable,
-        .unavailable,
+        .unavailable, .notSupported,
     ]
 
     /// Whether this SDK version knows the code (one of the static values).

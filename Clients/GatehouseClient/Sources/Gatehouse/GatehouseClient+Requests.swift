@@ -30,6 +30,7 @@ extension GatehouseClient {
         var request = URLRequest(url: configuration.baseURL.appendingPathComponent(String(path.dropFirst())))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(SDKUserAgent.value, forHTTPHeaderField: "User-Agent")
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -125,6 +125,7 @@ public enum GatehouseError: Error, Sendable, Equatable, CustomStringConvertible,
         case .tooManyRequests:
             return server.retryAfter.map { "Too many attempts. Try again in \($0) seconds." } ?? "Too many attempts. Try again later."
         case .upstreamUnavailable, .unavailable: return "The service is busy right now. Try again shortly."
+        case .notSupported: return "This isn't available on this server."
         default: return somethingWentWrong
         }
     }

@@ -77,10 +77,23 @@ struct OpenAPIDocument: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - method: `GET`, `POST` …
-    ///   - path: The path template, e.g. `/auth/signin`.
+    ///   - path: The path, e.g. `/auth/signin`; a path with a value where the template has a `{parameter}`
+    ///     (`/me/sessions/0193…`) finds that template's operation.
     /// - Returns: The operation, or `nil`.
     func operation(_ method: String, _ path: String) -> [String: Any]? {
-        ((root["paths"] as? [String: Any])?[path] as? [String: Any])?[method.lowercased()] as? [String: Any]
+        guard let paths = root["paths"] as? [String: Any] else { return nil }
+        let template = paths[path] != nil ? path : paths.keys.sorted().first { Self.path(path, matches: $0) }
+        return (template.flatMap { paths[$0] } as? [String: Any])?[method.lowercased()] as? [String: Any]
+    }
+
+    /// Whether `path` fits `template` segment by segment, a `{parameter}` segment taking any one non-empty segment.
+    static func path(_ path: String, matches template: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let expected = template.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == expected.count, template.contains("{") else { return false }
+        return zip(segments, expected).allSatisfy { segment, part in
+            part == segment || (part.hasPrefix("{") && part.hasSuffix("}") && !segment.isEmpty)
+        }
     }
 
     /// Follows `$ref`s (local ones, `#/components/…`) until a node without one.

@@ -119,6 +119,8 @@
     resetAddPhone();
     resetPasskeys();
     resetMfa();
+    resetEmailChange();
+    resetDevices();
     try { sessionStorage.removeItem(REFRESH_KEY); } catch (e) { /* ignore */ }
   }
 
@@ -623,6 +625,8 @@
       $('name-input').value = me.full_name || '';
       if (PASSKEYS) loadPasskeys();
       loadMfa();
+      showEmailChange();
+      loadDevices();
     } catch (e) {
       if (endedSession(e)) return;
       error.textContent = messageFor(e);
@@ -1239,6 +1243,147 @@
     notice('mfa-notice', 'The authenticator app is removed: signing in no longer asks for its code.');
     loadMfa();
   }, { describe: appCodeMessageFor, fields: { not_found: [] } });
+
+  // ---------- where you're signed in, and changing the email (profile) ----------
+  //
+  // The user's sessions, each with a "Sign out" that ends it on the server at once (the current one
+  // signs this page out too); and the email change: the new address (with the current password when
+  // the account has one), then the code mailed to the new address. A server on Amazon Cognito answers
+  // not_supported: the list is not shown.
+
+  const METHOD_WORDS = { password: 'password', google: 'Google', apple: 'Apple', phone: 'text message', passkey: 'passkey', otp: 'authenticator code' };
+
+  function methodWords(method) {
+    return (method || '').split('+').map((part) => METHOD_WORDS[part] || part).join(' and ');
+  }
+
+  async function loadDevices() {
+    const error = $('devices-error');
+    try {
+      const answer = await authed('GET', '/me/sessions');
+      const list = $('device-list');
+      list.replaceChildren();
+      (answer.sessions || []).forEach((s) => {
+        list.appendChild(deviceItem({
+          id: s.id, device: s.device, current: s.current, method: s.method, clientAddress: s.client_address,
+          createdAt: s.created_at, lastRefreshedAt: s.last_refreshed_at,
+        }));
+      });
+      $('devices').hidden = false;
+      error.hidden = true;
+    } catch (e) {
+      if (e.code === 'not_supported') { $('devices').hidden = true; return; }
+      if (endedSession(e)) return;
+      $('devices').hidden = false;
+      error.textContent = messageFor(e);
+      error.hidden = false;
+    }
+  }
+
+  function deviceItem(s) {
+    const item = element('li', 'device');
+    const about = element('div', 'device-about');
+    const name = element('span', 'device-name', s.device);
+    if (s.current) name.append(' ', element('span', 'this', '(this device)'));
+    about.append(name);
+    const active = new Date(s.lastRefreshedAt || s.createdAt).toLocaleString();
+    const from = s.clientAddress ? `, from ${s.clientAddress}` : '';
+    about.append(element('span', 'hint', `Signed in ${new Date(s.createdAt).toLocaleDateString()} with ${methodWords(s.method)}; last active ${active}${from}`));
+    const out = button('Sign out');
+    out.setAttribute('aria-label', s.current ? 'Sign out of this device' : `Sign out ${s.device}`);
+    out.addEventListener('click', () => endDevice(s, out));
+    item.append(about, out);
+    return item;
+  }
+
+  async function endDevice(s, control) {
+    const error = $('devices-error');
+    control.disabled = true;
+    notice('devices-notice', '');
+    error.hidden = true;
+    try {
+      await authed('DELETE', `/me/sessions/${encodeURIComponent(s.id)}`);
+      if (s.current) {
+        forget();
+        notice('signin-notice', 'You are signed out.');
+        show('signin');
+        return;
+      }
+      notice('devices-notice', `${s.device} is signed out.`);
+      $('devices-heading').focus();
+      await loadDevices();
+    } catch (e) {
+      if (endedSession(e)) return;
+      control.disabled = false;
+      error.textContent = e.code === 'not_found' ? 'That session had already ended.' : messageFor(e);
+      error.hidden = false;
+      error.focus();
+      if (e.code === 'not_found') loadDevices();
+    }
+  }
+
+  function resetDevices() {
+    $('device-list').replaceChildren();
+    $('devices').hidden = true;
+    $('devices-error').hidden = true;
+    notice('devices-notice', '');
+  }
+
+  function emailStep(step) {
+    $('form-email').hidden = step !== 'address';
+    $('form-email-code').hidden = step !== 'code';
+    if (step === 'code') $('email-code').focus();
+  }
+
+  function showEmailChange() {
+    $('email-password').hidden = !hasPassword;
+  }
+
+  function resetEmailChange() {
+    for (const id of ['email-new', 'email-current', 'email-code']) $(id).value = '';
+    formError($('form-email'), '');
+    formError($('form-email-code'), '');
+    emailStep('address');
+    $('email-change').open = false;
+  }
+
+  function emailMessageFor(error) {
+    if (error.code === 'reauthentication_required') {
+      return hasPassword ? 'Enter your current password to change your email address.' : 'For your security, sign out, sign in again, then change your email address.';
+    }
+    if (error.code === 'not_supported') return 'Changing the email address is not available on this server.';
+    return sendMessageFor(error);
+  }
+
+  onSubmit('form-email', async (form, f) => {
+    if (!checkEmail(form, f.email)) return;
+    const body = { email: f.email.value.trim() };
+    if (hasPassword) {
+      if (!f.current_password.value) return invalid(form, f.current_password, 'Enter your current password.');
+      body.current_password = f.current_password.value;
+    }
+    const result = await authed('POST', '/me/email', body);
+    f.current_password.value = '';
+    $('email-destination').textContent = (result && result.code_delivery && result.code_delivery.destination) || body.email;
+    emailStep('code');
+  }, { describe: emailMessageFor, fields: { invalid_request: ['email'], invalid_credentials: ['current_password'], reauthentication_required: ['current_password'] } });
+
+  onSubmit('form-email-code', async (form, f) => {
+    const code = f.code.value.replace(/[\s-]/g, '');
+    if (!/^[0-9]{6}$/.test(code)) return invalid(form, f.code, 'Enter the 6-digit code from the email.');
+    await authed('POST', '/me/email/verify', { code });
+    resetEmailChange();
+    notice('profile-notice', 'Your email address is changed. Sign in with the new one from now on.');
+    $('email-change').querySelector('summary').focus();
+    loadProfile();
+  }, { describe: emailMessageFor });
+
+  $('email-other').addEventListener('click', () => {
+    formError($('form-email-code'), '');
+    $('email-code').value = '';
+    emailStep('address');
+    $('email-new').focus();
+  });
 
   // ---------- Google and Apple ----------
 
