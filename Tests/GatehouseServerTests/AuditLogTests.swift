@@ -106,7 +106,12 @@ struct AuditLogTests {
             let second = try await client.send(.post, "/auth/signin", json: ["email": "gail@example.com", "password": "correct horse 9"])
             let access = second.string("access_token")
             let sub = try #require(try await client.send(.get, "/me", bearer: access)["sub"]?.stringValue)
-            let asked = try await client.send(.post, "/me/email", json: ["email": "gail.new@example.com", "current_password": "correct horse 9"], bearer: access)
+            let asked = try await client.send(
+                .post,
+                "/me/email",
+                json: ["email": "gail.new@example.com", "current_password": "correct horse 9"],
+                bearer: access
+            )
             #expect(asked.status == .ok || asked.status == .accepted, "\(asked.bodyText)")
             let code = try #require(await app.mailer.latestCode(to: "gail.new@example.com", kind: "confirm_email_change"))
             #expect(try await client.send(.post, "/me/email/verify", json: ["code": .string(code)], bearer: access).status == .ok)
