@@ -49,7 +49,8 @@ final class ServerProcess: @unchecked Sendable {
             stdout: .descriptor(handle.fileDescriptor),
             stderr: .descriptor(handle.fileDescriptor)
         )
-        let deadline = Date().addingTimeInterval(30)
+        // Bounds a failure only: on a loaded machine (a full parallel run on two cores) a start can take tens of seconds.
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
             if let text = try? String(contentsOf: log, encoding: .utf8),
                 let range = text.range(of: #"gatehouse listening address=127\.0\.0\.1:(\d+)"#, options: .regularExpression)
