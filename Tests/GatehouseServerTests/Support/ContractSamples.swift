@@ -63,6 +63,7 @@ actor ContractSamples {
         ("/me/phone/verify", "post", PhoneCodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
         ("/admin/users", "post", AdminCreateUserRequest.fields), ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
+        ("/admin/webhooks", "post", AdminCreateWebhookRequest.fields),
     ]
 
     /// Everything as one JSON document.
