@@ -29,10 +29,14 @@ public enum WebhookURL {
         return (url, host)
     }
 
-    /// `localhost`, `127.x.x.x` or `::1`.
+    /// `localhost`, a dotted `127.x.x.x` literal or `::1` (nothing a DNS answer could point elsewhere but `localhost`,
+    /// which the address check still resolves).
     /// - Parameter host: A host without brackets.
     /// - Returns: Whether it names this machine.
     public static func isLoopbackName(_ host: String) -> Bool {
-        host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let dottedLoopback =
+            parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in (1...3).contains(part.count) && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) }
+        return host == "localhost" || host == "::1" || dottedLoopback
     }
 }
