@@ -163,4 +163,30 @@ struct WebhookDeliveryTests {
             #expect(try receiver.deliveries().isEmpty)
         }
     }
+
+    @Test(arguments: TestDatabase.available)
+    func aChangeThatDoesNotCommitQueuesNoWebhook(_ database: TestDatabase) async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let app = try await Self.app(database)
+        try await app.live { client in
+            _ = try await Self.add(client, app, receiver, path: "/ok/hooks", events: "user.disabled")
+            let key = try await app.built.useCases.administration.createKey(name: "atomic-hooks")
+            let tokens = try await client.signedIn(app, email: "atomic@example.com")
+            let sub = try #require(try await client.send(.get, "/me", bearer: tokens.string("access_token"))["sub"]?.stringValue)
+            // Disabling writes the flag, its audit row and its webhook, then ends the sessions: that last step fails.
+            try await AuditLogTests.failSessionUpdates(app.built.store, database)
+            let failed = try await client.send(.post, "/admin/users/\(sub)/disable", bearer: key)
+            #expect(failed.status != .ok)
+            #expect(try await Self.queue(app).isEmpty, "no webhook for a change that did not commit")
+            try await app.built.store.writeSQL { db in
+                try await db.raw(database == .sqlite ? "DROP TRIGGER gh_test_fail" : "DROP TRIGGER gh_test_fail ON gh_sessions").run()
+            }
+            #expect(try await client.send(.post, "/admin/users/\(sub)/disable", bearer: key).status == .ok)
+            await app.built.mailDelivery.waitUntilIdle()
+            #expect(try await Self.queue(app).map(\.state) == ["sent"])
+            let delivered = try receiver.deliveries()
+            #expect(delivered.map(\.type) == ["user.disabled"] && delivered[0].data["email"]?.stringValue == "atomic@example.com")
+        }
+    }
 }
