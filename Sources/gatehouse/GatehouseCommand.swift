@@ -12,7 +12,8 @@ struct GatehouseCommand: AsyncParsableCommand {
         abstract: "Authentication backend for native and web apps.",
         discussion: "Settings come from GATEHOUSE_* environment variables and a .env file in the working directory.",
         subcommands: [
-            Serve.self, Migrate.self, Keys.self, DoctorCommand.self, MailCommand.self, UsersCommand.self, AdminKeysCommand.self, AuditCommand.self, WebhooksCommand.self,
+            Serve.self, Migrate.self, Keys.self, DoctorCommand.self, MailCommand.self, UsersCommand.self, AdminKeysCommand.self, AuditCommand.self,
+            WebhooksCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

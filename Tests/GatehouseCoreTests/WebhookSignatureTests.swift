@@ -10,9 +10,19 @@ struct WebhookSignatureTests {
     @Test func signsTheStandardWebhooksTestVector() throws {
         // The specification's libraries' vector (standard-webhooks, svix).
         let key = try #require(WebhookSignature.key(of: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
-        let signature = WebhookSignature.sign(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330, body: Array(#"{"test": 2432232314}"#.utf8), key: key)
+        let signature = WebhookSignature.sign(
+            id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            timestamp: 1_614_265_330,
+            body: Array(#"{"test": 2432232314}"#.utf8),
+            key: key
+        )
         #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
-        let other = WebhookSignature.sign(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_331, body: Array(#"{"test": 2432232314}"#.utf8), key: key)
+        let other = WebhookSignature.sign(
+            id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            timestamp: 1_614_265_331,
+            body: Array(#"{"test": 2432232314}"#.utf8),
+            key: key
+        )
         #expect(other != signature, "the timestamp is signed")
     }
 
@@ -50,8 +60,15 @@ struct WebhookSignatureTests {
         #expect(payload.type == "user.signed_in" && payload.timestamp == "2023-11-14T22:13:20Z")
         #expect(payload.data == ["sub": "u1", "method": "google", "actor": "admin"])
         let refused = AuditEntry.make(.passwordChanged, userID: "u1", detail: "anything", origin: .system, at: at, random: SystemRandomSource())
-        #expect(WebhookPayload(event: .userPasswordChanged, entry: refused, email: "a@example.com").data == ["sub": "u1", "email": "a@example.com", "actor": "system"])
-        #expect(String(decoding: try payload.encoded(), as: UTF8.self) == #"{"data":{"actor":"admin","method":"google","sub":"u1"},"timestamp":"2023-11-14T22:13:20Z","type":"user.signed_in"}"#)
+        #expect(
+            WebhookPayload(event: .userPasswordChanged, entry: refused, email: "a@example.com").data == [
+                "sub": "u1", "email": "a@example.com", "actor": "system",
+            ]
+        )
+        #expect(
+            String(decoding: try payload.encoded(), as: UTF8.self)
+                == #"{"data":{"actor":"admin","method":"google","sub":"u1"},"timestamp":"2023-11-14T22:13:20Z","type":"user.signed_in"}"#
+        )
     }
 
     @Test func urlsMustBeHTTPSOrLoopbackHTTP() throws {

@@ -25,9 +25,20 @@ struct WebhookDeliveryTests {
     }
 
     /// Adds an endpoint through the admin API and hands its secret to the receiver.
-    static func add(_ client: any TestClientProtocol, _ app: TestApp, _ receiver: WebhookReceiver, path: String, events: String) async throws -> String {
+    static func add(
+        _ client: any TestClientProtocol,
+        _ app: TestApp,
+        _ receiver: WebhookReceiver,
+        path: String,
+        events: String
+    ) async throws -> String {
         let key = try await app.built.useCases.administration.createKey(name: "hooks-\(UUID().uuidString.prefix(8))")
-        let added = try await client.send(.post, "/admin/webhooks", json: ["url": .string(receiver.url + path), "events": .string(events)], bearer: key)
+        let added = try await client.send(
+            .post,
+            "/admin/webhooks",
+            json: ["url": .string(receiver.url + path), "events": .string(events)],
+            bearer: key
+        )
         #expect(added.status == .created, "\(added.bodyText)")
         try receiver.use(secret: added.string("secret"))
         return added.string("id")
@@ -36,8 +47,10 @@ struct WebhookDeliveryTests {
     static func queue(_ app: TestApp) async throws -> [(state: String, attempts: Int, error: String?)] {
         try await app.built.store.readSQL { db in
             try await db.raw("SELECT state, attempts, last_error FROM gh_mail_queue WHERE channel = 'webhook' ORDER BY id").all().map {
-                (try $0.decode(column: "state", as: String.self), try $0.decode(column: "attempts", as: Int.self),
-                 try $0.decode(column: "last_error", as: String?.self))
+                (
+                    try $0.decode(column: "state", as: String.self), try $0.decode(column: "attempts", as: Int.self),
+                    try $0.decode(column: "last_error", as: String?.self)
+                )
             }
         }
     }

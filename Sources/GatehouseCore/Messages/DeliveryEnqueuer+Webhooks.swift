@@ -16,7 +16,14 @@ extension DeliveryEnqueuer {
         let body = String(decoding: try WebhookPayload(event: event, entry: entry, email: email).encoded(), as: UTF8.self)
         for endpoint in endpoints {
             let delivery = QueuedWebhook(endpointID: endpoint.id, event: event, body: body)
-            try await insert(channel: QueuedWebhook.channel, kind: event.rawValue, json: try JSONEncoder().encode(delivery), decoy: false, now: entry.at, in: tx)
+            try await insert(
+                channel: QueuedWebhook.channel,
+                kind: event.rawValue,
+                json: try JSONEncoder().encode(delivery),
+                decoy: false,
+                now: entry.at,
+                in: tx
+            )
         }
         wakeUp.signal()
     }

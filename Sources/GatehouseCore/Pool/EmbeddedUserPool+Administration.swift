@@ -88,7 +88,11 @@ extension EmbeddedUserPool: AdministrationStrategy {
                 user.disabledAt = disabled ? now : nil
                 user.updatedAt = now
                 try await tx.updateUser(user)
-                try await audit(.make(disabled ? .userDisabled : .userEnabled, userID: id, origin: origin, at: now, random: random), email: user.email, in: tx)
+                try await audit(
+                    .make(disabled ? .userDisabled : .userEnabled, userID: id, origin: origin, at: now, random: random),
+                    email: user.email,
+                    in: tx
+                )
                 if disabled {
                     let ended = try await tx.revokeSessions(userID: id, except: nil, at: now, reason: .userDisabled)
                     events.append(.sessionsEnded(ids: ended))

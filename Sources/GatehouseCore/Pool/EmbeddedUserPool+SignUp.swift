@@ -56,7 +56,11 @@ extension EmbeddedUserPool {
                 // No name: the address is not proven, so nothing the requester typed goes to it.
                 let request = MailRequest(kind: .confirmSignUp, to: email.value, name: user.nameForMail, code: code, lifetime: Int(lifetime))
                 try await mail.enqueue(request, now: now, in: tx)
-                try await audit(.make(.signedUp, userID: user.id, detail: "password", origin: origin, at: now, random: random), email: user.email, in: tx)
+                try await audit(
+                    .make(.signedUp, userID: user.id, detail: "password", origin: origin, at: now, random: random),
+                    email: user.email,
+                    in: tx
+                )
                 return .created(user)
             }
         } catch is StoreConflict {

@@ -84,7 +84,8 @@ extension EmbeddedUserPool {
         )
     }
 
-    private func resolve(_ identity: VerifiedIdentity, nameHint: String?, start: SessionStart, in tx: any StoreTransaction) async throws -> Resolution {
+    private func resolve(_ identity: VerifiedIdentity, nameHint: String?, start: SessionStart, in tx: any StoreTransaction) async throws -> Resolution
+    {
         let now = start.at
         // The lookup key of the provider's email, only where the provider is authoritative for it: only
         // such an address links, replaces an unconfirmed sign-up, or becomes an account's unique key.

@@ -36,7 +36,8 @@ public enum WebhookURL {
     public static func isLoopbackName(_ host: String) -> Bool {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         let dottedLoopback =
-            parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in (1...3).contains(part.count) && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) }
+            parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in (1...3).contains(part.count) && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) }
         return host == "localhost" || host == "::1" || dottedLoopback
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import GatehouseCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Where webhooks may go: a host is resolved (`getaddrinfo`, off the cooperative pool) and refused when
@@ -92,9 +92,9 @@ public struct WebhookAddresses: WebhookAddressPolicy {
                 var hints = addrinfo()
                 hints.ai_family = AF_UNSPEC
                 #if canImport(Glibc)
-                    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+                hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
                 #else
-                    hints.ai_socktype = SOCK_STREAM
+                hints.ai_socktype = SOCK_STREAM
                 #endif
                 var list: UnsafeMutablePointer<addrinfo>?
                 guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else {
