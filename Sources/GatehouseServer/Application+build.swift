@@ -55,6 +55,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let mailTransport = overrides.mailTransport ?? MailTransports.make(configuration, upstream: upstream, logger: logger)
     let smsTransport = overrides.smsTransport ?? SMSTransports.make(configuration, upstream: upstream, logger: logger)
     let deliveryWakeUp = DeliveryWakeUp()
+    let webhookAddresses = WebhookAddresses(allowPrivate: configuration.webhookAllowPrivate)
+    let webhooks = Webhooks(store: store, box: box, addresses: webhookAddresses, clock: clock, random: random)
 
     // The core: tokens, the identity provider strategy, the use cases.
     var tokenSettings = TokenSettings(
@@ -185,7 +187,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             store: store,
             domainEvents: domainEvents,
             clock: clock,
-            random: random
+            random: random,
+            webhooks: webhooks
         ),
         signInChoices: SignInChoices(passwords: passwords, passkeys: passkeys, store: store, box: box, clock: clock, random: random),
         stepUp: stepUp,
@@ -255,6 +258,13 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         channels: [
             MailChannel(renderer: try MailTransports.renderer(configuration), transport: mailTransport),
             SMSChannel(appName: configuration.pool.appName, transport: smsTransport),
+            WebhookChannel(
+                store: store,
+                webhooks: webhooks,
+                addresses: webhookAddresses,
+                upstream: upstream,
+                timeout: configuration.webhookTimeout
+            ),
         ],
         clock: clock,
         random: random,

@@ -13,6 +13,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         discussion: "Settings come from GATEHOUSE_* environment variables and a .env file in the working directory.",
         subcommands: [
             Serve.self, Migrate.self, Keys.self, DoctorCommand.self, MailCommand.self, UsersCommand.self, AdminKeysCommand.self, AuditCommand.self,
+            WebhooksCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

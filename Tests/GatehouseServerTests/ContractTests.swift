@@ -167,6 +167,7 @@ struct ContractTests {
         try await exerciseSecondFactor(client, app: app, s)
         try await exerciseAccountSessions(client, app: app, s)
         try await exerciseAdmin(client, app: app, s)
+        try await exerciseWebhooks(client, app: app, s)
 
         // Last, the account goes.
         let last = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "another horse 5"])

@@ -84,6 +84,10 @@ struct DoctorTests {
             "\(first.rendered)"
         )
         #expect(first.finding("embedded.mail")?.severity == .ok)
+        #expect(first.finding("webhooks.private") == nil)
+        fresh.webhookAllowPrivate = true
+        #expect(await Doctor.run(configuration: fresh, logger: Self.logger).finding("webhooks.private")?.severity == .warning)
+        fresh.webhookAllowPrivate = false
 
         try await app.live { client in
             let port = try #require(client.port)

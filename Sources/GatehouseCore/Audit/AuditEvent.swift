@@ -36,6 +36,10 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case accountDeleted = "account_deleted"
     /// An operator created a user.
     case userCreated = "user_created"
+    /// A user signed up (the detail is the method: `password`, `google`, `apple`, `phone`).
+    case signedUp = "signed_up"
+    /// A signed-up user confirmed the address with the mailed code.
+    case signUpConfirmed = "sign_up_confirmed"
     /// An operator changed a user's name or verification flag.
     case userUpdated = "user_updated"
     /// An operator disabled a user (the user's sessions ended in the same transaction).
@@ -50,6 +54,10 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case adminKeyCreated = "admin_key_created"
     /// An admin key was revoked.
     case adminKeyRevoked = "admin_key_revoked"
+    /// A webhook endpoint was added (the detail is its id).
+    case webhookAdded = "webhook_added"
+    /// A webhook endpoint was removed (the detail is its id).
+    case webhookRemoved = "webhook_removed"
     /// An admin call was refused (a missing, malformed, unknown or revoked key, or a browser's request).
     case adminRefused = "admin_refused"
 }

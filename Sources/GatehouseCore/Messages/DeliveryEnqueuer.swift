@@ -43,7 +43,7 @@ public struct DeliveryEnqueuer: Sendable {
         try await insert(channel: "sms", kind: sms.kind.rawValue, json: try JSONEncoder().encode(sms), decoy: false, now: now, in: tx)
     }
 
-    private func insert(channel: String, kind: String, json: Data, decoy: Bool, now: Date, in tx: any StoreTransaction) async throws {
+    func insert(channel: String, kind: String, json: Data, decoy: Bool, now: Date, in tx: any StoreTransaction) async throws {
         let id = Self.makeID(now: now, random: random)
         let sealed = try box.seal(Array(json), context: Self.context(id))
         try await tx.enqueueMail(

@@ -71,7 +71,8 @@ extension EmbeddedUserPool {
         let origin = AuditOrigin.current
         let now = clock.now()
         return try await store.write { tx in
-            try await tx.appendAudit(.make(.accountDeleted, userID: sub, origin: origin, at: now, random: random))
+            let email = try await tx.user(id: sub)?.email
+            try await audit(.make(.accountDeleted, userID: sub, origin: origin, at: now, random: random), email: email, in: tx)
             let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
             try await tx.deleteCodes(userID: sub)
             try await tx.deletePasskeys(userID: sub)

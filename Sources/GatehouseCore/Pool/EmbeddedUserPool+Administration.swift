@@ -52,8 +52,10 @@ extension EmbeddedUserPool: AdministrationStrategy {
                     try await tx.insertIdentity(passwordIdentity(for: user, at: now))
                     try await tx.appendAudit(.make(.passwordSet, userID: id, origin: origin, at: now, random: random))
                 }
-                try await tx.appendAudit(
-                    .make(.userCreated, userID: id, detail: new.confirmed ? "confirmed" : "unconfirmed", origin: origin, at: now, random: random)
+                try await audit(
+                    .make(.userCreated, userID: id, detail: new.confirmed ? "confirmed" : "unconfirmed", origin: origin, at: now, random: random),
+                    email: user.email,
+                    in: tx
                 )
             }
         } catch is StoreConflict {
@@ -86,7 +88,11 @@ extension EmbeddedUserPool: AdministrationStrategy {
                 user.disabledAt = disabled ? now : nil
                 user.updatedAt = now
                 try await tx.updateUser(user)
-                try await tx.appendAudit(.make(disabled ? .userDisabled : .userEnabled, userID: id, origin: origin, at: now, random: random))
+                try await audit(
+                    .make(disabled ? .userDisabled : .userEnabled, userID: id, origin: origin, at: now, random: random),
+                    email: user.email,
+                    in: tx
+                )
                 if disabled {
                     let ended = try await tx.revokeSessions(userID: id, except: nil, at: now, reason: .userDisabled)
                     events.append(.sessionsEnded(ids: ended))
@@ -102,9 +108,7 @@ extension EmbeddedUserPool: AdministrationStrategy {
         return try await store.write { tx in
             guard try await tx.user(id: id) != nil else { throw Self.noSuchUser }
             let ended = try await tx.revokeSessions(userID: id, except: nil, at: now, reason: .adminSignOut)
-            try await tx.appendAudit(
-                .make(.userSignedOut, userID: id, detail: "\(ended.count) sessions", origin: origin, at: now, random: random)
-            )
+            try await audit(.make(.userSignedOut, userID: id, detail: "\(ended.count) sessions", origin: origin, at: now, random: random), in: tx)
             return [.sessionsEnded(ids: ended)]
         }
     }

@@ -32,7 +32,7 @@ extension EmbeddedUserPool: EmailChangeStrategy {
             if user.emailKey == email.key { return .same }
             try await tx.replaceCode(pending)
             // The address asked for stays out of the log: whether it belongs to someone else is not the log's to tell.
-            try await tx.appendAudit(.make(.emailChangeRequested, userID: sub, origin: origin, at: now, random: random))
+            try await audit(.make(.emailChangeRequested, userID: sub, origin: origin, at: now, random: random), in: tx)
             if let owner = try await tx.user(emailKey: email.key), owner.confirmed {
                 let notice = MailRequest(kind: .emailInUse, to: owner.email ?? email.value, name: owner.nameForMail)
                 try await mail.enqueue(notice, now: now, in: tx)
@@ -152,9 +152,9 @@ extension EmbeddedUserPool: EmailChangeStrategy {
             try await tx.deleteCode(userID: sub, purpose: purpose)
         }
         try await syncProfile(with: user, in: tx)
-        try await tx.appendAudit(.make(.emailChanged, userID: sub, origin: origin, at: now, random: random))
+        try await audit(.make(.emailChanged, userID: sub, origin: origin, at: now, random: random), email: email.value, in: tx)
         if let claimed {
-            try await tx.appendAudit(.make(.accountDeleted, userID: claimed, detail: "account_claimed", origin: origin, at: now, random: random))
+            try await audit(.make(.accountDeleted, userID: claimed, detail: "account_claimed", origin: origin, at: now, random: random), in: tx)
         }
         if let old {
             try await mail.enqueue(MailRequest(kind: .emailChanged, to: old, name: user.name, address: email.masked), now: now, in: tx)

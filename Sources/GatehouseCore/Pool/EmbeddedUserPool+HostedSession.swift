@@ -49,7 +49,7 @@ extension EmbeddedUserPool: HostedSessionStrategy {
         let ended = try await store.write { tx in
             guard let session = try await tx.session(id: id), try await tx.revokeSession(id: id, at: now, reason: reason) else { return false }
             let event: AuditEvent = reason == .signOut ? .signOut : .sessionEnded
-            try await tx.appendAudit(.make(event, userID: session.userID, detail: reason.rawValue, origin: origin, at: now, random: random))
+            try await audit(.make(event, userID: session.userID, detail: id, origin: origin, at: now, random: random), in: tx)
             return true
         }
         guard ended else { return [] }

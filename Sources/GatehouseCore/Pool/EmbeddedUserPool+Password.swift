@@ -75,7 +75,7 @@ extension EmbeddedUserPool {
             try await syncProfile(with: user, in: tx)
             let notice = MailRequest(kind: .passwordChanged, to: user.email ?? email.value, name: greeting, reset: true)
             try await mail.enqueue(notice, now: now, in: tx)
-            try await tx.appendAudit(.make(.passwordReset, userID: user.id, origin: origin, at: now, random: random))
+            try await audit(.make(.passwordReset, userID: user.id, origin: origin, at: now, random: random), email: user.email, in: tx)
             return .reset(user, ended: ended)
         }
         switch outcome {
@@ -148,7 +148,7 @@ extension EmbeddedUserPool {
             if let address = current.email {
                 try await mail.enqueue(MailRequest(kind: .passwordChanged, to: address, name: current.name, reset: false), now: now, in: tx)
             }
-            try await tx.appendAudit(.make(.passwordChanged, userID: user.id, origin: origin, at: now, random: random))
+            try await audit(.make(.passwordChanged, userID: user.id, origin: origin, at: now, random: random), email: user.email, in: tx)
             return try await tx.revokeSessions(userID: user.id, except: principal.sessionID, at: now, reason: .passwordChange)
         }
         mail.committed()

@@ -73,6 +73,7 @@ extension EmbeddedUserPool {
                     )
                     try await tx.insertUser(user)
                     try await tx.insertIdentity(phoneIdentity(for: user.id, at: start.at))
+                    try await audit(.make(.signedUp, userID: user.id, detail: "phone", origin: start.origin, at: start.at, random: random), in: tx)
                     return .signedIn(user, try await record(start, for: user.id, in: tx), isNew: true)
                 }
                 break

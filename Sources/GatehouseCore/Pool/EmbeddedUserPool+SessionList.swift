@@ -25,7 +25,7 @@ extension EmbeddedUserPool: SessionListStrategy {
             guard let session = try await tx.session(id: id), session.userID == sub, session.isActive,
                 try await tx.revokeSession(id: id, at: now, reason: .endedByUser)
             else { return false }
-            try await tx.appendAudit(.make(.sessionEnded, userID: sub, detail: id, origin: origin, at: now, random: random))
+            try await audit(.make(.sessionEnded, userID: sub, detail: id, origin: origin, at: now, random: random), in: tx)
             return true
         }
         guard ended else { throw AccountSessions.notFound }

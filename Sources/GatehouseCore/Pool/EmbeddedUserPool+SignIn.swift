@@ -132,7 +132,7 @@ extension EmbeddedUserPool {
                     return .rotated(user, session, successor: successor)
                 }
                 try await tx.revokeSession(id: session.id, at: now, reason: .refreshReuse)
-                try await tx.appendAudit(.make(.refreshReuse, userID: user.id, detail: session.id, origin: origin, at: now, random: random))
+                try await audit(.make(.refreshReuse, userID: user.id, detail: session.id, origin: origin, at: now, random: random), in: tx)
                 return .reused(sessionID: session.id)
             }
             guard record.expiresAt > now else { return .invalid("token expired") }
@@ -168,7 +168,7 @@ extension EmbeddedUserPool {
             guard let record = try await tx.refreshToken(hash: hash),
                 try await tx.revokeSession(id: record.sessionID, at: now, reason: .signOut)
             else { return nil }
-            try await tx.appendAudit(.make(.signOut, userID: record.userID, detail: record.sessionID, origin: origin, at: now, random: random))
+            try await audit(.make(.signOut, userID: record.userID, detail: record.sessionID, origin: origin, at: now, random: random), in: tx)
             return record.sessionID
         }
         guard let ended else { return [] }
@@ -187,7 +187,7 @@ extension EmbeddedUserPool {
         let origin = AuditOrigin.current
         let ended = try await store.write { tx in
             let ended = try await tx.revokeSessions(userID: principal.sub, except: nil, at: now, reason: .signOutAll)
-            try await tx.appendAudit(.make(.signOutAll, userID: principal.sub, origin: origin, at: now, random: random))
+            try await audit(.make(.signOutAll, userID: principal.sub, origin: origin, at: now, random: random), in: tx)
             return ended
         }
         logger.info("signed out everywhere", metadata: ["user.sub": .string(principal.sub), "sessions": .stringConvertible(ended.count)])

@@ -33,6 +33,7 @@ extension EmbeddedUserPool {
             case existing(UserRecord?)
         }
         let srpVerifier = srpVerifiers?.make(password: password, userID: newID, passwordHash: hash)
+        let origin = AuditOrigin.current
         let outcome: Outcome
         do {
             outcome = try await store.write { tx in
@@ -55,6 +56,11 @@ extension EmbeddedUserPool {
                 // No name: the address is not proven, so nothing the requester typed goes to it.
                 let request = MailRequest(kind: .confirmSignUp, to: email.value, name: user.nameForMail, code: code, lifetime: Int(lifetime))
                 try await mail.enqueue(request, now: now, in: tx)
+                try await audit(
+                    .make(.signedUp, userID: user.id, detail: "password", origin: origin, at: now, random: random),
+                    email: user.email,
+                    in: tx
+                )
                 return .created(user)
             }
         } catch is StoreConflict {
@@ -90,6 +96,7 @@ extension EmbeddedUserPool {
     /// - Throws: `code_mismatch`, `code_expired` (``PasswordAuthentication`` applies the code limits).
     public func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] {
         let now = clock.now()
+        let origin = AuditOrigin.current
         let result: CodeCheck = try await store.write { tx in
             guard var user = try await tx.user(emailKey: email.key), !user.confirmed else { return .mismatch }
             let check = try await checkCode(code, for: user, purpose: .confirmSignUp, now: now, in: tx)
@@ -100,6 +107,7 @@ extension EmbeddedUserPool {
             try await tx.updateUser(user)
             try await tx.deleteCode(userID: user.id, purpose: .confirmSignUp)
             try await syncProfile(with: user, in: tx)
+            try await audit(.make(.signUpConfirmed, userID: user.id, origin: origin, at: now, random: random), email: user.email, in: tx)
             return .accepted
         }
         switch result {

@@ -45,7 +45,7 @@ extension EmbeddedUserPool {
         for attempt in 0..<3 {
             do {
                 outcome = try await store.write { tx in
-                    let resolution = try await resolve(identity, nameHint: hint, at: start.at, in: tx)
+                    let resolution = try await resolve(identity, nameHint: hint, start: start, in: tx)
                     return (resolution, try await record(start, for: resolution.user.id, in: tx))
                 }
                 break
@@ -84,7 +84,9 @@ extension EmbeddedUserPool {
         )
     }
 
-    private func resolve(_ identity: VerifiedIdentity, nameHint: String?, at now: Date, in tx: any StoreTransaction) async throws -> Resolution {
+    private func resolve(_ identity: VerifiedIdentity, nameHint: String?, start: SessionStart, in tx: any StoreTransaction) async throws -> Resolution
+    {
+        let now = start.at
         // The lookup key of the provider's email, only where the provider is authoritative for it: only
         // such an address links, replaces an unconfirmed sign-up, or becomes an account's unique key.
         let verifiedEmailKey = { identity.emailAuthoritative ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil }
@@ -153,6 +155,8 @@ extension EmbeddedUserPool {
         )
         try await tx.insertUser(user)
         try await tx.insertIdentity(IdentityRecord(linking: identity, to: user.id, at: now))
+        let created = AuditEntry.make(.signedUp, userID: user.id, detail: identity.provider.rawValue, origin: start.origin, at: now, random: random)
+        try await audit(created, email: user.email, in: tx)
         return .created(user, replaced: replaced)
     }
 }

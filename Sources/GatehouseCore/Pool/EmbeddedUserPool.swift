@@ -115,7 +115,7 @@ public struct EmbeddedUserPool: IdentityProvider {
             throw GatehouseError(.userDisabled, "This account is disabled.", cause: "sign-in of disabled user \(userID)")
         }
         try await requireSecondFactor(start, userID: userID, in: tx)
-        try await tx.appendAudit(.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random))
+        try await audit(.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random), in: tx)
         let session = SessionRecord(
             id: start.sessionID,
             userID: userID,

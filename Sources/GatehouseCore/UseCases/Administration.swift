@@ -12,6 +12,8 @@ public struct Administration: Sendable {
     let domainEvents: DomainEvents
     let clock: any TimeSource
     let random: any RandomSource
+    /// The webhook endpoints (`gatehouse webhooks`, `/admin/webhooks`).
+    public let webhooks: Webhooks
 
     /// The use case.
     /// - Parameters:
@@ -21,13 +23,15 @@ public struct Administration: Sendable {
     ///   - domainEvents: Where ended sessions and changed profiles are published.
     ///   - clock: The time source.
     ///   - random: Makes keys and entry ids.
+    ///   - webhooks: The webhook endpoints.
     public init(
         strategy: (any AdministrationStrategy)?,
         accounts: Accounts,
         store: any GatehouseStore,
         domainEvents: DomainEvents,
         clock: any TimeSource,
-        random: any RandomSource
+        random: any RandomSource,
+        webhooks: Webhooks
     ) {
         self.strategy = strategy
         self.accounts = accounts
@@ -35,6 +39,7 @@ public struct Administration: Sendable {
         self.domainEvents = domainEvents
         self.clock = clock
         self.random = random
+        self.webhooks = webhooks
     }
 
     func pool() throws -> any AdministrationStrategy {

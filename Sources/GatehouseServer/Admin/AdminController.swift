@@ -4,7 +4,7 @@ import GatehouseInfrastructure
 import Hummingbird
 
 /// The admin API under `/admin/` (described in openapi.yaml with the `adminKey` scheme): users found,
-/// read, created, changed, disabled, signed out and deleted, and the audit log read, all behind
+/// read, created, changed, disabled, signed out and deleted, the audit log read, and webhook endpoints managed, all behind
 /// ``AdminAuthenticator``. No CORS headers are ever added here (``CORSMiddleware`` leaves `/admin/` out).
 struct AdminController {
     let administration: Administration
@@ -23,6 +23,9 @@ struct AdminController {
         admin.post("/users/{sub}/enable", use: enable)
         admin.post("/users/{sub}/signout", use: signOut)
         admin.get("/audit", use: audit)
+        admin.get("/webhooks", use: webhooks)
+        admin.post("/webhooks", use: addWebhook)
+        admin.delete("/webhooks/{id}", use: removeWebhook)
     }
 
     @Sendable func list(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

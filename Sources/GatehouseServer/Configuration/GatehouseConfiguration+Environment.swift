@@ -125,6 +125,8 @@ extension GatehouseConfiguration {
         }
         c.requireNonce = try reader.bool("GATEHOUSE_REQUIRE_NONCE") ?? c.requireNonce
         c.compatAPIV1 = try reader.bool("GATEHOUSE_COMPAT_API_V1") ?? c.compatAPIV1
+        c.webhookAllowPrivate = try reader.bool("GATEHOUSE_WEBHOOK_ALLOW_PRIVATE") ?? c.webhookAllowPrivate
+        c.webhookTimeout = try reader.seconds("GATEHOUSE_WEBHOOK_TIMEOUT", in: 1...30) ?? c.webhookTimeout
         c.cognitoAPI = try reader.bool("GATEHOUSE_COGNITO_API") ?? c.cognitoAPI
         c.poolID = reader.string("GATEHOUSE_POOL_ID")
         if let poolID = c.poolID, !UserPoolID.isValid(poolID) {

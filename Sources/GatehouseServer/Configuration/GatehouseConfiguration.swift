@@ -81,6 +81,13 @@ public struct GatehouseConfiguration: Sendable {
     public var appleCallbackMode: AppleWebFlow.CallbackMode = .handoff
     public var requireNonce = false
 
+    // Webhooks
+    /// Let webhook URLs resolve to loopback, private, link-local and other non-public addresses
+    /// (`GATEHOUSE_WEBHOOK_ALLOW_PRIVATE`, default `false`; tests and local development set it).
+    public var webhookAllowPrivate = false
+    /// One webhook attempt's limit in seconds (`GATEHOUSE_WEBHOOK_TIMEOUT`, 1 to 30, default 5).
+    public var webhookTimeout: TimeInterval = 5
+
     // Compatibility APIs
     /// Serve the seed 003 (Hero365) API under `/api/v1` (`GATEHOUSE_COMPAT_API_V1`, default `false`):
     /// `POST /api/v1/auth/apple/signin`, `/google/signin`, `/signup`, `/signin`, `/refresh` and

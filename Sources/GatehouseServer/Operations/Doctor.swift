@@ -117,6 +117,15 @@ public enum Doctor {
                 findings.append(.ok("sms.countries", "Phone sign-in is on for \(codes), texted through Amazon SNS (\(c.sms.redacted))."))
             }
         }
+        if c.webhookAllowPrivate {
+            findings.append(
+                .warning(
+                    "webhooks.private",
+                    "GATEHOUSE_WEBHOOK_ALLOW_PRIVATE=true: webhook URLs may point at loopback, private and link-local addresses (the cloud metadata service among them).",
+                    fix: "Unset it outside local development and tests."
+                )
+            )
+        }
         return findings
     }
 

@@ -35,5 +35,6 @@ struct Migration: Sendable {
         .sessionDevices,
         .emailChange,
         .administration,
+        .webhooks,
     ]
 }

@@ -64,6 +64,7 @@ actor ContractSamples {
         ("/me/email", "post", ChangeEmailRequest.fields), ("/me/email/verify", "post", CodeRequest.fields),
         ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
         ("/admin/users", "post", AdminCreateUserRequest.fields), ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
+        ("/admin/webhooks", "post", AdminCreateWebhookRequest.fields),
     ]
 
     /// Everything as one JSON document.

@@ -1,0 +1,36 @@
+import Foundation
+import GatehouseCore
+import GatehouseInfrastructure
+import Hummingbird
+
+/// `/admin/webhooks`: the webhook endpoints, on the same use case as `gatehouse webhooks`.
+extension AdminController {
+    @Sendable func webhooks(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let endpoints = try await administration.webhooks.endpoints()
+        return JSONResponse.make(body: JSONValue.object(["endpoints": .array(endpoints.map { .object(Self.render($0)) })]).serialized())
+    }
+
+    @Sendable func addWebhook(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await body.decode(AdminCreateWebhookRequest.self, from: request)
+        let events = try WebhookEvent.parse(list: body.events)
+        let (endpoint, secret) = try await administration.webhooks.add(url: body.url, events: events)
+        var fields = Self.render(endpoint)
+        fields["secret"] = .string(secret)
+        return JSONResponse.make(.created, body: JSONValue.object(fields).serialized())
+    }
+
+    @Sendable func removeWebhook(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), AdminQuery.isIdentifier(id) else {
+            throw GatehouseError(.notFound, "No live webhook endpoint has this id.")
+        }
+        try await administration.webhooks.remove(id: id)
+        return JSONResponse.noContent()
+    }
+
+    static func render(_ endpoint: WebhookEndpointRecord) -> [String: JSONValue] {
+        [
+            "id": .string(endpoint.id), "url": .string(endpoint.url), "events": .array(endpoint.events.map { .string($0.rawValue) }),
+            "created_at": AdminRendering.time(endpoint.createdAt), "disabled_at": AdminRendering.time(endpoint.disabledAt),
+        ]
+    }
+}
