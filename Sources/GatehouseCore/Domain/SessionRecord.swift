@@ -26,6 +26,8 @@ public struct SessionRecord: Sendable, Equatable {
         case userDisabled = "user_disabled"
         /// An operator signed the user out everywhere.
         case adminSignOut = "admin_sign_out"
+        /// The custom-claims hook refused (or failed) just after a social or phone sign-in recorded it.
+        case claimsHookDenied = "claims_hook_denied"
     }
 
     /// The session id (a UUIDv7): the `origin_jti` claim of every token issued in it, which liveness checks look up.

@@ -147,6 +147,7 @@ extension GatehouseConfiguration {
 
         try c.readHostedUI(reader)
         try c.readPasskeys(reader)
+        try c.readClaimsHook(reader)
         try c.readMail(reader)
         try c.readSMS(reader)
 
