@@ -44,7 +44,7 @@ struct PhoneMigrationTests {
             #expect(
                 try await store.pendingMigrations() == [
                     "6 phone numbers", "7 operator flags", "8 throttle blocks in milliseconds", "9 SRP verifiers", "10 Passkeys",
-                    "11 Second factor", "14 Administration",
+                    "11 Second factor", "14 Administration", "16 Apple notifications",
                 ]
             )
             try await store.migrate(logger: logger)

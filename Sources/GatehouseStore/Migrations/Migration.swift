@@ -33,5 +33,6 @@ struct Migration: Sendable {
         .passkeys,
         .secondFactor,
         .administration,
+        .appleNotifications,
     ]
 }
