@@ -11,9 +11,12 @@ import Testing
 struct AppleNotificationTests {
     typealias V = SocialVerificationTests
 
-    /// A notification as Apple sends it: `events` is a JSON object serialised into a string.
+    /// A notification as Apple sends it: `events` is a JSON object serialised into a string. Its times
+    /// are the app's clock (which the fake issuer follows), not the wall clock: a loaded machine must
+    /// not make it look issued in the future.
     static func payload(
         _ issuer: FakeIssuer,
+        at clock: TestClock,
         type: String,
         subject: String,
         audience: String = Clients.appleBundle,
@@ -22,7 +25,7 @@ struct AppleNotificationTests {
         changing: [String: JSONValue?] = [:],
         signedWith key: SigningKey? = nil
     ) -> String {
-        let now = Int64((iat ?? Date()).timeIntervalSince1970)
+        let now = Int64((iat ?? clock.now()).timeIntervalSince1970)
         let events: JSONValue = [
             "type": .string(type), "sub": .string(subject), "event_time": .number(Double(eventTime ?? now * 1000)),
             "email": "x1@privaterelay.appleid.com", "is_private_email": "true",
@@ -64,16 +67,16 @@ struct AppleNotificationTests {
                 let only = try await Self.appleSignIn(client, issuer, subject: "apple-only", email: "x1@privaterelay.appleid.com")
                 let onlySub = try Self.sub(only)
 
-                let disabled = Self.payload(issuer, type: "email-disabled", subject: "apple-only")
+                let disabled = Self.payload(issuer, at: app.clock, type: "email-disabled", subject: "apple-only")
                 try await Self.notify(client, disabled)
                 try await Self.notify(client, disabled)  // Apple's retry, or a replay: handled once
                 let entries = try await Self.audit(app, onlySub, .appleEmailDisabled)
                 #expect(entries.count == 1 && entries.first?.actor == "apple" && entries.first?.detail == "is_private_email=true")
-                try await Self.notify(client, Self.payload(issuer, type: "email-enabled", subject: "apple-only"))
+                try await Self.notify(client, Self.payload(issuer, at: app.clock, type: "email-enabled", subject: "apple-only"))
                 #expect(try await Self.audit(app, onlySub, .appleEmailEnabled).count == 1)
 
                 // consent-revoked with no other way in: unlinked, sessions ended, account disabled.
-                try await Self.notify(client, Self.payload(issuer, type: "consent-revoked", subject: "apple-only"))
+                try await Self.notify(client, Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-only"))
                 #expect(try await Self.refresh(client, only).status == .unauthorized)
                 let me = try await client.send(.get, "/me", bearer: only.string("access_token"))
                 #expect(me.status == .unauthorized)
@@ -87,7 +90,7 @@ struct AppleNotificationTests {
                 let bobSub = try Self.sub(password)
                 let linked = try await Self.appleSignIn(client, issuer, subject: "apple-bob", email: "bob@example.com")
                 #expect(try Self.sub(linked) == bobSub, "linked to the password account")
-                try await Self.notify(client, Self.payload(issuer, type: "consent-revoked", subject: "apple-bob"))
+                try await Self.notify(client, Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-bob"))
                 #expect(try await Self.refresh(client, linked).status == .unauthorized)
                 #expect(try await Self.refresh(client, password).status == .ok, "the password session lives on")
                 #expect(try await app.built.store.read { try await $0.user(id: bobSub) }?.disabledAt == nil)
@@ -98,7 +101,7 @@ struct AppleNotificationTests {
                 // account-delete: deleted as DELETE /me does.
                 let carol = try await Self.appleSignIn(client, issuer, subject: "apple-carol", email: "carol@example.com")
                 let carolSub = try Self.sub(carol)
-                try await Self.notify(client, Self.payload(issuer, type: "account-delete", subject: "apple-carol"))
+                try await Self.notify(client, Self.payload(issuer, at: app.clock, type: "account-delete", subject: "apple-carol"))
                 #expect(try await app.built.store.read { try await $0.user(id: carolSub) } == nil)
                 #expect(try await client.send(.get, "/me", bearer: carol.string("access_token")).status == .unauthorized)
                 let deleted = try await app.built.store.read { try await $0.auditEntries(AuditQuery(userID: carolSub, event: .accountDeleted)) }
@@ -115,22 +118,45 @@ struct AppleNotificationTests {
                 _ = try await client.signedIn(app, email: "alice@example.com")
                 let alice = try await Self.appleSignIn(client, issuer, subject: "apple-alice", email: "alice@example.com")
                 let sub = try Self.sub(alice)
-                let forger = try SigningKey.generate(use: .idToken, kid: "apple-key-1", now: Date())
-                let now = Date()
+                let forger = try SigningKey.generate(use: .idToken, kid: "apple-key-1", now: app.clock.now())
+                let now = app.clock.now()
                 let refused: [(String, String)] = [
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", signedWith: forger), "forged signature"),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", audience: "com.other.app"), "wrong audience"),
+                    (Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice", signedWith: forger), "forged signature"),
                     (
-                        Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", changing: ["iss": "https://evil.example"]),
+                        Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice", audience: "com.other.app"),
+                        "wrong audience"
+                    ),
+                    (
+                        Self.payload(
+                            issuer,
+                            at: app.clock,
+                            type: "consent-revoked",
+                            subject: "apple-alice",
+                            changing: ["iss": "https://evil.example"]
+                        ),
                         "wrong issuer"
                     ),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", iat: now.addingTimeInterval(-2 * 86_400)), "stale"),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", iat: now.addingTimeInterval(600)), "from the future"),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", changing: ["iat": nil]), "no iat"),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-alice", changing: ["events": "{not json"]), "garbage events"),
-                    (Self.payload(issuer, type: "password-changed", subject: "apple-alice"), "unknown type"),
-                    (Self.payload(issuer, type: "consent-revoked", subject: "apple-nobody"), "unknown user"),
-                    (Self.payload(issuer, type: "account-delete", subject: "apple-nobody"), "unknown user deleted"),
+                    (
+                        Self.payload(
+                            issuer,
+                            at: app.clock,
+                            type: "consent-revoked",
+                            subject: "apple-alice",
+                            iat: now.addingTimeInterval(-2 * 86_400)
+                        ), "stale"
+                    ),
+                    (
+                        Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice", iat: now.addingTimeInterval(600)),
+                        "from the future"
+                    ),
+                    (Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice", changing: ["iat": nil]), "no iat"),
+                    (
+                        Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice", changing: ["events": "{not json"]),
+                        "garbage events"
+                    ),
+                    (Self.payload(issuer, at: app.clock, type: "password-changed", subject: "apple-alice"), "unknown type"),
+                    (Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-nobody"), "unknown user"),
+                    (Self.payload(issuer, at: app.clock, type: "account-delete", subject: "apple-nobody"), "unknown user deleted"),
                     ("not.a.jws", "not a JWS"),
                 ]
                 for (payload, label) in refused {
@@ -147,7 +173,7 @@ struct AppleNotificationTests {
 
                 // A consent revocation replayed after the user signed in with Apple again (relinked by the
                 // verified address) does not end the new session.
-                let revoked = Self.payload(issuer, type: "consent-revoked", subject: "apple-alice")
+                let revoked = Self.payload(issuer, at: app.clock, type: "consent-revoked", subject: "apple-alice")
                 try await Self.notify(client, revoked)
                 #expect(try await Self.refresh(client, fresh).status == .unauthorized)
                 let again = try await V.apple(
