@@ -248,7 +248,13 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         appAssociation: configuration.passkeys,
         compatAPIV1: configuration.compatAPIV1,
         cognitoAPIClient: configuration.cognitoAPI ? client : nil,
-        hostedUI: hostedUI
+        hostedUI: hostedUI,
+        appleNotifications: AppleNotifications(
+            verifier: AppleNotificationVerifier(apple: social.apple, clock: clock),
+            strategy: provider as? any AppleNotificationStrategy,
+            accounts: accounts,
+            domainEvents: domainEvents
+        )
     ).install(on: router)
 
     // Background work.

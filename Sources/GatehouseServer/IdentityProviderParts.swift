@@ -47,7 +47,21 @@ struct IdentityProviderParts {
                 liveness: liveness,
                 refreshKey: refreshKey,
                 appleVault: social.vault,
-                srpVerifiers: srpVerifiers
+                srpVerifiers: srpVerifiers,
+                claimsHook: configuration.claimsHook.map { hook in
+                    ClaimsHookGate(
+                        hook: HTTPClaimsHook(
+                            upstream: upstream,
+                            url: hook.url,
+                            signature: StandardWebhookSignature(key: hook.secret),
+                            clock: clock,
+                            random: random
+                        ),
+                        settings: hook.settings,
+                        clock: clock,
+                        logger: logger
+                    )
+                }
             )
             discovery = DiscoveryDocuments(
                 issuer: issuer,

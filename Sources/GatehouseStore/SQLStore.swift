@@ -145,6 +145,7 @@ public final class SQLStore: GatehouseStore {
                 """
             )
             try await count("DELETE FROM gh_leases WHERE expires_at < \(bind: t) RETURNING name")
+            try await count("DELETE FROM gh_apple_notifications WHERE expires_at < \(bind: t) RETURNING event_hash")
             // A cut-off older than the longest access-token lifetime (a day) decides nothing any more;
             // deletion tombstones stay.
             try await count("DELETE FROM gh_subject_revocations WHERE deleted_at IS NULL AND revoked_before < \(bind: dayAgo) RETURNING sub")

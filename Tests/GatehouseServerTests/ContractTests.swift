@@ -160,6 +160,7 @@ struct ContractTests {
         let handoff = try await s.send(client, .post, "/auth/handoff", json: ["code": "x", "code_verifier": .string(pkce.verifier)])
         #expect(handoff.status == .unauthorized)
         #expect(try await s.send(client, .post, "/auth/handoff", json: ["code": "x"]).status == .badRequest)
+        #expect(try await s.send(client, .post, "/auth/apple/notifications", json: ["payload": "x.y.z"]).status == .ok)
 
         // The seed 003 (Hero365) API under /api/v1.
         try await exerciseCompatAPI(client, app: app, issuer: issuer, s)

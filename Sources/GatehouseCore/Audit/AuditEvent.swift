@@ -60,4 +60,11 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case webhookRemoved = "webhook_removed"
     /// An admin call was refused (a missing, malformed, unknown or revoked key, or a browser's request).
     case adminRefused = "admin_refused"
+    /// Apple: the user stopped email forwarding to their private relay address (the detail is the relay flag).
+    case appleEmailDisabled = "apple_email_disabled"
+    /// Apple: the user turned forwarding to their private relay address back on.
+    case appleEmailEnabled = "apple_email_enabled"
+    /// Apple: the user stopped using Sign in with Apple with the app; the Apple ID was unlinked and its
+    /// sessions ended (the detail says whether the account was disabled for want of another way in).
+    case appleConsentRevoked = "apple_consent_revoked"
 }

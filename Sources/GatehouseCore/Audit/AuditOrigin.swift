@@ -22,6 +22,8 @@ public struct AuditOrigin: Sendable, Equatable {
     public static let system = AuditOrigin(actor: "system", client: nil)
     /// The operator at the terminal.
     public static let commandLine = AuditOrigin(actor: "cli", client: nil)
+    /// Apple's server-to-server notifications.
+    public static let apple = AuditOrigin(actor: "apple", client: nil)
 
     /// The origin of the work running now.
     @TaskLocal public static var current: AuditOrigin = .system

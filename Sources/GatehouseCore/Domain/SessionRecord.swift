@@ -28,6 +28,10 @@ public struct SessionRecord: Sendable, Equatable {
         case adminSignOut = "admin_sign_out"
         /// The user ended it from their list of sessions (`DELETE /me/sessions/{id}`).
         case endedByUser = "ended_by_user"
+        /// The custom-claims hook refused (or failed) just after a social or phone sign-in recorded it.
+        case claimsHookDenied = "claims_hook_denied"
+        /// Apple told us the user stopped using Sign in with Apple with the app (their Apple sessions end).
+        case appleConsentRevoked = "apple_consent_revoked"
     }
 
     /// The session id (a UUIDv7): the `origin_jti` claim of every token issued in it, which liveness checks look up.

@@ -3,7 +3,16 @@ import Logging
 
 extension EmbeddedUserPool: HostedSessionStrategy {
     /// A new refresh-token chain in an active, unexpired session of a confirmed user (``HostedSessionStrategy``).
+    /// The custom-claims hook is asked before the write (a denial leaves the session as it was).
     public func continueSession(id: String, nonce: String?, logger: Logger) async throws -> AuthTokens {
+        var extra = ExtraClaims.none
+        if claimsHook != nil {
+            let found = try await store.read { tx -> (SessionRecord, UserRecord)? in
+                guard let session = try await tx.session(id: id), let user = try await tx.user(id: session.userID) else { return nil }
+                return (session, user)
+            }
+            if let (session, user) = found { extra = try await hookClaims(for: user, kind: .signIn, method: session.method) }
+        }
         let start = prepareSession(method: "", client: nil)
         let lifetime = settings.sessionLifetime
         let refreshLifetime = settings.refreshTokenLifetime
@@ -28,7 +37,7 @@ extension EmbeddedUserPool: HostedSessionStrategy {
             throw GatehouseError(.invalidGrant, "The sign-in this code belongs to has ended. Sign in again.", cause: "session \(id) not active")
         }
         logger.info("tokens issued in the hosted session", metadata: ["session.id": .string(session.id), "user.sub": .string(user.id)])
-        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil)
+        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil, extra: extra)
     }
 
     /// Whether the session is active, within its lifetime, and its user confirmed (``HostedSessionStrategy``).

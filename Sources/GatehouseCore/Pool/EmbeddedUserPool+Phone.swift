@@ -83,8 +83,9 @@ extension EmbeddedUserPool {
         }
         switch outcome {
         case .signedIn(let user, let session, let isNew):
+            let extra = try await hookClaims(afterRecording: session, user: user)
             logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "phone", "user.new": .stringConvertible(isNew)])
-            let tokens = try issueTokens(start, session: session, user: user, nonce: nil, isNewUser: isNew)
+            let tokens = try issueTokens(start, session: session, user: user, nonce: nil, isNewUser: isNew, extra: extra)
             return ProviderSignInOutcome(tokens: tokens, events: isNew ? [] : [.profileChanged(sub: user.id)])
         case .check(.expired):
             throw GatehouseError.codeExpired

@@ -70,7 +70,8 @@ extension EmbeddedUserPool {
     /// unused: then it gets the same successor again (a client that lost the response can retry).
     /// A session ends ``PoolSettings/sessionLifetime`` after its sign-in, however often it rotated.
     /// Well-formed tokens that are not ours count against the client's address; past the limit they
-    /// are answered 429 (a client's valid tokens keep working).
+    /// are answered 429 (a client's valid tokens keep working). The custom-claims hook is asked before
+    /// the rotation, so its denial leaves the presented token as it was.
     /// - Parameters:
     ///   - refreshToken: The presented refresh token.
     ///   - client: Who asks.
@@ -82,6 +83,7 @@ extension EmbeddedUserPool {
         let hash = RefreshTokenCodec.hash(token)
         let successor = RefreshTokenCodec.successor(of: token, key: refreshKey)
         let successorHash = RefreshTokenCodec.hash(successor)
+        let extra = try await refreshClaims(hash: hash)
         var outcome = RefreshOutcome.lostRace
         for _ in 0..<3 {
             outcome = try await rotate(hash: hash, successor: successor, successorHash: successorHash, client: client)
@@ -90,7 +92,7 @@ extension EmbeddedUserPool {
         }
         switch outcome {
         case .rotated(let user, let session, let successor):
-            let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil)
+            let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil, extra: extra)
             return .issued(AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn))
         case .reused(let sessionID):
             logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
@@ -106,6 +108,20 @@ extension EmbeddedUserPool {
         case .lostRace:
             throw GatehouseError.internalError(cause: "refresh token rotation kept losing races")
         }
+    }
+
+    /// The hook's claims for the user a refresh token belongs to (none for a token that is not ours:
+    /// the rotation refuses it anyway).
+    private func refreshClaims(hash: String) async throws -> ExtraClaims {
+        guard claimsHook != nil else { return .none }
+        let found = try await store.read { tx -> (UserRecord, SessionRecord)? in
+            guard let record = try await tx.refreshToken(hash: hash), let session = try await tx.session(id: record.sessionID), session.isActive,
+                let user = try await tx.user(id: record.userID)
+            else { return nil }
+            return (user, session)
+        }
+        guard let (user, session) = found else { return .none }
+        return try await hookClaims(for: user, kind: .refresh, method: session.method)
     }
 
     private func rotate(hash: String, successor: String, successorHash: String, client: ClientInfo) async throws -> RefreshOutcome {

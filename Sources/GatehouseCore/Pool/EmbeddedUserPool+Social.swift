@@ -55,6 +55,7 @@ extension EmbeddedUserPool {
         }
         guard let (resolution, session) = outcome else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
         let user = resolution.user
+        let extra = try await hookClaims(afterRecording: session, user: user)
         let isNew: Bool
         var changed: [DomainEvent] = []
         switch resolution {
@@ -79,7 +80,7 @@ extension EmbeddedUserPool {
             metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)]
         )
         return ProviderSignInOutcome(
-            tokens: try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew),
+            tokens: try issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew, extra: extra),
             events: changed
         )
     }

@@ -6,7 +6,7 @@ import Logging
 /// tokens. It is the embedded strategy behind the use cases (``PasswordStrategy``, ``SessionStrategy``,
 /// ``SocialStrategy``, ``AccountStrategy``): it talks only to the store, and returns what it ended for
 /// the use cases to publish. Social sign-in records its session in the transaction that finds the user
-/// (``prepareSession(method:client:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:)``).
+/// (``prepareSession(method:client:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:extra:)``).
 public struct EmbeddedUserPool: IdentityProvider {
     /// The strategy's name in logs and the health output: `embedded`.
     public let name = "embedded"
@@ -29,6 +29,8 @@ public struct EmbeddedUserPool: IdentityProvider {
     let appleVault: AppleTokenVault?
     /// Makes each password's Cognito SRP verifier where a password is set or used (nil: none are made).
     let srpVerifiers: SRPVerifiers?
+    /// Asks the custom-claims hook before tokens are issued; `nil` when none is configured.
+    let claimsHook: ClaimsHookGate?
 
     /// Creates the embedded strategy.
     /// - Parameters:
@@ -44,6 +46,7 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - refreshKey: The secret refresh-token successors are derived with.
     ///   - appleVault: Set when Apple credentials are configured.
     ///   - srpVerifiers: Makes the SRP verifier of each password set or used; `nil` makes none.
+    ///   - claimsHook: The custom-claims hook; `nil` for none.
     public init(
         settings: PoolSettings,
         store: any GatehouseStore,
@@ -56,7 +59,8 @@ public struct EmbeddedUserPool: IdentityProvider {
         liveness: CachedSessionLiveness,
         refreshKey: RefreshSuccessorKey,
         appleVault: AppleTokenVault? = nil,
-        srpVerifiers: SRPVerifiers? = nil
+        srpVerifiers: SRPVerifiers? = nil,
+        claimsHook: ClaimsHookGate? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -70,6 +74,7 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.refreshKey = refreshKey
         self.appleVault = appleVault
         self.srpVerifiers = srpVerifiers
+        self.claimsHook = claimsHook
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not
@@ -83,11 +88,12 @@ public struct EmbeddedUserPool: IdentityProvider {
     // MARK: Sessions
 
     /// Starts a session for `user` and issues its first tokens (one transaction for the session and
-    /// its first refresh token).
+    /// its first refresh token). The custom-claims hook is asked first, so its denial writes nothing.
     func startSession(for user: UserRecord, method: String, client: ClientInfo, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
+        let extra = try await hookClaims(for: user, kind: .signIn, method: method)
         let start = prepareSession(method: method, client: client)
         let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
-        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser)
+        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser, extra: extra)
     }
 
     /// Draws a session's ids and first refresh token, and notes the client's device and coarse address
@@ -138,9 +144,16 @@ public struct EmbeddedUserPool: IdentityProvider {
         return session
     }
 
-    /// Signs the ID and access tokens of a recorded session.
-    func issueTokens(_ start: SessionStart, session: SessionRecord, user: UserRecord, nonce: String?, isNewUser: Bool?) throws -> AuthTokens {
-        let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce)
+    /// Signs the ID and access tokens of a recorded session, with the hook's `extra` claims.
+    func issueTokens(
+        _ start: SessionStart,
+        session: SessionRecord,
+        user: UserRecord,
+        nonce: String?,
+        isNewUser: Bool?,
+        extra: ExtraClaims
+    ) throws -> AuthTokens {
+        let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce, extra: extra)
         return AuthTokens(
             idToken: issued.idToken,
             accessToken: issued.accessToken,

@@ -3,5 +3,6 @@ import Foundation
 /// The statements available inside a transaction.
 public protocol StoreTransaction: UserRepository, IdentityRepository, SessionRepository, CodeRepository,
     ProfileRepository, RateLimitRepository, SettingsRepository, SocialRepository, SubjectRepository, MailQueueRepository,
-    SRPChallengeRepository, PasskeyRepository, MFARepository, AuditRepository, AdminKeyRepository, WebhookRepository, Sendable
+    SRPChallengeRepository, PasskeyRepository, MFARepository, AuditRepository, AdminKeyRepository, WebhookRepository, AppleNotificationRepository,
+    Sendable
 {}

@@ -61,9 +61,10 @@ public struct TokenService: Sendable {
     ///   - subject: The user facts for the ID token.
     ///   - session: The session; its `authTime` becomes `auth_time`.
     ///   - nonce: The client's nonce, echoed in the ID token; `nil` leaves the claim out.
+    ///   - extra: The custom-claims hook's claims, written after the reserved ones (which they cannot name).
     /// - Returns: The two tokens and the access token's lifetime.
     /// - Throws: The signer's error.
-    public func issue(subject: TokenSubject, session: SessionRecord, nonce: String?) throws -> Issued {
+    public func issue(subject: TokenSubject, session: SessionRecord, nonce: String?, extra: ExtraClaims = .none) throws -> Issued {
         let keys = keyring.snapshot
         let now = clock.now().epochSeconds
         let authTime = session.authTime.epochSeconds
@@ -88,6 +89,7 @@ public struct TokenService: Sendable {
         if let nonce { id.string("nonce", nonce) }
         let amr = Self.authenticationMethods(session.method)
         if !amr.isEmpty { id.strings("amr", amr) }
+        for name in extra.id.keys.sorted() { id.value(name, extra.id[name]!) }
         var access = JSONObjectWriter()
         access.string("sub", subject.sub)
         access.string("iss", settings.issuer)
@@ -101,6 +103,7 @@ public struct TokenService: Sendable {
         access.string("origin_jti", session.id)
         access.string("username", subject.sub)
         if !amr.isEmpty { access.strings("amr", amr) }
+        for name in extra.access.keys.sorted() { access.value(name, extra.access[name]!) }
         return Issued(
             idToken: try Self.sign(id.finish(), with: keys.idSigner),
             accessToken: try Self.sign(access.finish(), with: keys.accessSigner),

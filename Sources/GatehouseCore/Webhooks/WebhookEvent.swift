@@ -20,6 +20,12 @@ public enum WebhookEvent: String, Sendable, CaseIterable, Codable {
     case sessionRevoked = "session.revoked"
     /// A rotated refresh token came back and its session was ended.
     case sessionRefreshReuseDetected = "session.refresh_reuse_detected"
+    /// Apple said the user stopped using Sign in with Apple with the app (the Apple identity is unlinked).
+    case appleConsentRevoked = "apple.consent_revoked"
+    /// Apple said the user turned mail forwarding through the private relay off (`email-disabled`).
+    case appleEmailDisabled = "apple.email_disabled"
+    /// Apple said the user turned mail forwarding through the private relay on again (`email-enabled`).
+    case appleEmailEnabled = "apple.email_enabled"
 
     /// The webhook event an audit row stands for, if any.
     /// - Parameter event: The audit event.
@@ -35,6 +41,9 @@ public enum WebhookEvent: String, Sendable, CaseIterable, Codable {
         case .passwordChanged, .passwordReset: self = .userPasswordChanged
         case .signOut, .signOutAll, .sessionEnded, .userSignedOut: self = .sessionRevoked
         case .refreshReuse: self = .sessionRefreshReuseDetected
+        case .appleConsentRevoked: self = .appleConsentRevoked
+        case .appleEmailDisabled: self = .appleEmailDisabled
+        case .appleEmailEnabled: self = .appleEmailEnabled
         default: return nil
         }
     }

@@ -47,6 +47,12 @@ package struct JSONObjectWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Writes any JSON value (a hook's extra claim), serialised with sorted keys.
+    package mutating func value(_ name: String, _ value: JSONValue) {
+        key(name)
+        bytes.append(contentsOf: value.serialized())
+    }
+
     package mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes

@@ -149,6 +149,7 @@ extension GatehouseConfiguration {
 
         try c.readHostedUI(reader)
         try c.readPasskeys(reader)
+        try c.readClaimsHook(reader)
         try c.readMail(reader)
         try c.readSMS(reader)
 

@@ -117,6 +117,8 @@ public struct GatehouseConfiguration: Sendable {
 
     /// Passkeys (`GATEHOUSE_PASSKEY_*`, docs/passkeys.md); off until `GATEHOUSE_PASSKEY_RP_ID` is set.
     public var passkeys = PasskeyConfiguration()
+    /// The custom-claims hook (`GATEHOUSE_CLAIMS_HOOK_*`, docs/claims-hook.md); `nil` when not configured.
+    public var claimsHook: ClaimsHookConfiguration?
 
     // Hosted UI (docs/hosted-ui.md)
     /// Serve the OAuth 2.0 / OpenID Connect authorization server with Cognito's endpoints and the

@@ -32,6 +32,9 @@ struct GatehouseRouter {
     var cognitoAPIClient: AppClient?
     /// Serve the hosted UI (`GATEHOUSE_HOSTED_UI`): the authorization server and its pages; nil: off.
     var hostedUI: HostedUIResponder?
+    /// Apple's server-to-server notifications (`POST /auth/apple/notifications`; without Apple configured
+    /// every notification is refused, answered alike).
+    var appleNotifications: AppleNotifications?
 
     /// Adds the middleware and every controller's routes.
     /// - Parameter router: The application's router.
@@ -105,6 +108,7 @@ struct GatehouseRouter {
             AppAssociationController(appleAppIDs: appAssociation.appleAppIDs, androidApps: appAssociation.androidApps).addRoutes(to: routes)
         }
         AppleWebController(social: social, body: body).addRoutes(to: routes)
+        if let appleNotifications { AppleNotificationController(notifications: appleNotifications, body: body).addRoutes(to: routes) }
         WellKnownController(discovery: discovery).addRoutes(to: routes)
         OperationsController(sessions: sessions, metrics: metrics).addRoutes(to: routes)
         AdminController(administration: administration, body: body).addRoutes(to: routes)

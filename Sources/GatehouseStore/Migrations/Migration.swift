@@ -36,5 +36,6 @@ struct Migration: Sendable {
         .emailChange,
         .administration,
         .webhooks,
+        .appleNotifications,
     ]
 }

@@ -53,6 +53,7 @@ actor ContractSamples {
         ("/auth/password/forgot", "post", EmailRequest.fields), ("/auth/password/reset", "post", ResetPasswordRequest.fields),
         ("/auth/password/change", "post", ChangePasswordRequest.fields), ("/auth/google", "post", GoogleSignInRequest.fields),
         ("/auth/apple", "post", AppleSignInRequest.fields), ("/auth/handoff", "post", HandoffRequest.fields),
+        ("/auth/apple/notifications", "post", AppleNotificationRequest.fields),
         ("/me", "patch", ProfileUpdateRequest.fields), ("/api/v1/auth/apple/signin", "post", CompatAppleSignInRequest.fields),
         ("/api/v1/auth/google/signin", "post", CompatGoogleSignInRequest.fields), ("/api/v1/auth/signup", "post", SignUpRequest.fields),
         ("/api/v1/auth/signin", "post", SignInRequest.fields), ("/api/v1/auth/refresh", "post", RefreshTokenRequest.fields),
