@@ -53,7 +53,7 @@ struct IdentityProviderParts {
                         hook: HTTPClaimsHook(
                             upstream: upstream,
                             url: hook.url,
-                            signature: StandardWebhookSignature(key: hook.secret),
+                            signingKey: hook.secret,
                             clock: clock,
                             random: random
                         ),

@@ -11,7 +11,8 @@ import NIOHTTP1
 struct HTTPClaimsHook: ClaimsHook {
     let upstream: UpstreamHTTPClient
     let url: String
-    let signature: StandardWebhookSignature
+    /// The signing key: the bytes of `GATEHOUSE_CLAIMS_HOOK_SECRET` (``WebhookSignature`` signs as webhooks are signed).
+    let signingKey: [UInt8]
     let clock: any TimeSource
     let random: any RandomSource
 
@@ -28,7 +29,7 @@ struct HTTPClaimsHook: ClaimsHook {
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "webhook-id", value: id)
         request.headers.add(name: "webhook-timestamp", value: String(timestamp))
-        request.headers.add(name: "webhook-signature", value: signature.sign(id: id, timestamp: timestamp, body: body))
+        request.headers.add(name: "webhook-signature", value: WebhookSignature.sign(id: id, timestamp: timestamp, body: body, key: signingKey))
         request.body = .bytes(ByteBuffer(bytes: body))
         let (seconds, attoseconds) = timeout.components
         let response = try await upstream.send(request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
