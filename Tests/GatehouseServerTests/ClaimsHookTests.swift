@@ -127,12 +127,12 @@ struct ClaimsHookTests {
         (.raw(200, #"{"claims": {"a": 1, "a": 2}}"#), "a duplicate member"),
         (.raw(200, #"["claims"]"#), "not an object"),
         (.json(["claims": ["big": .string(String(repeating: "x", count: 5000))]]), "claims over 4 KiB"),
-        (.hang(.seconds(1)), "a timeout"),
+        (.hang(.seconds(3)), "a timeout"),
     ]
 
     @Test func denyRefusesWithA503AndWritesNothing() async throws {
         try await ClaimsHookReceiver.run { receiver in
-            let app = try await Self.app(receiver, timeout: .milliseconds(200))
+            let app = try await Self.app(receiver, timeout: .milliseconds(1000))
             try await app.router { client in
                 let first = try await client.signedIn(app)
                 #expect(first.status == .ok)
@@ -161,7 +161,7 @@ struct ClaimsHookTests {
 
     @Test func allowIssuesTokensWithoutExtraClaims() async throws {
         try await ClaimsHookReceiver.run { receiver in
-            let app = try await Self.app(receiver, failure: .allow, timeout: .milliseconds(200))
+            let app = try await Self.app(receiver, failure: .allow, timeout: .milliseconds(1000))
             try await app.router { client in
                 #expect(try await client.signedIn(app).status == .ok)
                 for (answer, label) in Self.failures {
