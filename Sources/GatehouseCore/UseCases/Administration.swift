@@ -180,7 +180,7 @@ public struct Administration: Sendable {
     ///   - logger: The caller's logger.
     /// - Throws: `not_found`.
     public func deleteUser(id: String, logger: Logger) async throws {
-        guard try await pool().adminUser(id: id) != nil else { throw GatehouseError(.notFound, "No such user.") }
+        guard try await !pool().adminUsers(UserQuery(sub: id, limit: 1)).isEmpty else { throw GatehouseError(.notFound, "No such user.") }
         try await accounts.delete(userID: id, logger: logger)
     }
 
