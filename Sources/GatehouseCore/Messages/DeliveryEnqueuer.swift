@@ -1,8 +1,8 @@
 import Foundation
 import GatehouseInfrastructure
 
-/// What the embedded pool uses to send mail and SMS: it inserts a ``MailRequest`` or an ``SMSRequest``
-/// into the durable queue inside the caller's transaction (so the message exists exactly when the code
+/// What the embedded pool uses to send mail, SMS and webhooks: it inserts a ``MailRequest``, an ``SMSRequest``
+/// or a ``QueuedWebhook`` into the message queue inside the caller's transaction (so the message exists exactly when the code
 /// it carries does), sealed under the master key, and wakes the delivery service once that transaction
 /// has committed.
 public struct DeliveryEnqueuer: Sendable {
@@ -45,14 +45,15 @@ public struct DeliveryEnqueuer: Sendable {
 
     func insert(channel: String, kind: String, json: Data, decoy: Bool, now: Date, in tx: any StoreTransaction) async throws {
         let id = Self.makeID(now: now, random: random)
-        let sealed = try box.seal(Array(json), context: Self.context(id))
-        try await tx.enqueueMail(
-            QueuedMail(
+        let sealed = try box.seal(Array(json), context: QueuedMessage.sealingContext(.message, id: id))
+        try await tx.enqueueMessage(
+            QueuedMessage(
                 id: id,
                 channel: channel,
                 kind: kind,
                 state: decoy ? .decoy : .queued,
                 sealedRequest: sealed,
+                sealing: .message,
                 attempts: 0,
                 nextAttemptAt: now,
                 createdAt: now
@@ -60,7 +61,7 @@ public struct DeliveryEnqueuer: Sendable {
         )
     }
 
-    /// Wakes the delivery service; call after the transaction that queued mail has committed.
+    /// Wakes the delivery service; call after the transaction that queued a message has committed.
     public func committed() {
         wakeUp.signal()
     }
@@ -85,7 +86,4 @@ public struct DeliveryEnqueuer: Sendable {
         return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-" + String(repeating: "0", count: 8 - seq.count) + seq + "-"
             + random.token(bytes: 9)
     }
-
-    /// The sealing context of message `id`'s request.
-    package static func context(_ id: String) -> String { "mail:\(id)" }
 }
