@@ -42,7 +42,7 @@ public final class DeliveryDispatcher: Sendable {
     ///   - wakeUp: Signalled when a request queues a message.
     ///   - observer: Metrics.
     ///   - logger: For delivery lines (never the recipient or the code).
-    public init(
+    package init(
         store: any GatehouseStore,
         box: SecretBox,
         channels: [any DeliveryChannel],
