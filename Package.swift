@@ -236,6 +236,7 @@ let package = Package(
             dependencies: [
                 "GatehouseMessaging", "GatehouseServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseTesting", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),
         .testTarget(

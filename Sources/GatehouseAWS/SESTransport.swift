@@ -57,7 +57,7 @@ public final class SESTransport: MailTransport {
         logger.debug(
             "mail sent through SES",
             metadata: [
-                "mail.kind": .string(mail.kind), "mail.id": .string(mail.id),
+                "message.kind": .string(mail.kind), "message.id": .string(mail.id),
                 "ses.message_id": .string(answer.json?["MessageId"]?.stringValue ?? "?"),
             ]
         )

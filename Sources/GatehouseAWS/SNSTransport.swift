@@ -62,7 +62,7 @@ public final class SNSTransport: SMSTransport {
         logger.debug(
             "SMS sent through SNS",
             metadata: [
-                "sms.kind": .string(sms.kind), "sms.id": .string(sms.id),
+                "message.kind": .string(sms.kind), "message.id": .string(sms.id),
                 "sns.message_id": .string(Self.element("MessageId", in: answer.body) ?? "?"),
             ]
         )

@@ -51,7 +51,9 @@ public final class SMTPTransport: MailTransport {
     public func send(_ mail: OutgoingMail) async throws {
         try Self.checkEnvelope(mail)
         let tls = try self.tls.get()
-        var metadata: Logger.Metadata = ["mail.id": "\(mail.id)", "mail.kind": "\(mail.kind)", "smtp.server": "\(settings.host):\(settings.port)"]
+        var metadata: Logger.Metadata = [
+            "message.id": "\(mail.id)", "message.kind": "\(mail.kind)", "smtp.server": "\(settings.host):\(settings.port)",
+        ]
         var fresh = false
         while true {
             guard let lease = await pool.lease(fresh: fresh) else { throw DeliveryError(.transient, "the SMTP transport is shut down") }

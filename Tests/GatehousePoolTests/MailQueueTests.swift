@@ -116,10 +116,10 @@ struct MailQueueTests {
             _ = try await h.passwords.signUp(email: "q@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "q@example.com", kind: "confirm_signup"))
             #expect(code.count == 6)
-            let counts = try await h.store.read { try await $0.mailQueueCounts() }
+            let counts = try await h.store.read { try await $0.messageQueueCounts() }
             #expect(counts.queued == 0 && counts.dead == 0, "delivered, nothing left waiting")
             let id = try require(await h.mailer.delivered.last?.id)
-            let row = try require(try await h.store.read { try await $0.queuedMail(id: id) })
+            let row = try require(try await h.store.read { try await $0.queuedMessage(id: id) })
             #expect(row.state == .sent && row.sealedRequest == nil && row.attempts == 1, "the code left the database with the mail")
         }
     }
@@ -144,7 +144,7 @@ struct MailQueueTests {
                     throw Boom()
                 }
             }
-            #expect(try await h.store.read { try await $0.mailQueueCounts() }.queued == 0)
+            #expect(try await h.store.read { try await $0.messageQueueCounts() }.queued == 0)
             #expect(await h.mailer.delivered.isEmpty)
         }
     }
@@ -161,7 +161,7 @@ struct MailQueueTests {
             _ = try await h.passwords.forgotPassword(email: "known@example.com", client: h.client, logger: h.logger)
             let sent = await h.mailer.delivered
             #expect(sent.map(\.recipient) == ["known@example.com"], "only the real message went out")
-            #expect(try await h.store.read { try await $0.mailQueueCounts() }.queued == 0, "the decoy is not waiting to be sent")
+            #expect(try await h.store.read { try await $0.messageQueueCounts() }.queued == 0, "the decoy is not waiting to be sent")
         }
     }
 
@@ -173,12 +173,12 @@ struct MailQueueTests {
             h.mailer.setFailing(true)
             _ = try await h.passwords.signUp(email: "r@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             #expect(await h.mailer.delivered.isEmpty)
-            let first = try await h.store.read { try await $0.nextMailDue() }
+            let first = try await h.store.read { try await $0.nextMessageDue() }
             let delay = try require(first).timeIntervalSince(h.clock.now())
             #expect(delay >= 30 && delay <= 36, "first retry after the base delay (30 s, up to 20% jitter): \(delay)")
             h.clock.advance(by: 37)
             #expect(await h.mailer.delivered.isEmpty, "still down")
-            let second = try require(try await h.store.read { try await $0.nextMailDue() }).timeIntervalSince(h.clock.now())
+            let second = try require(try await h.store.read { try await $0.nextMessageDue() }).timeIntervalSince(h.clock.now())
             #expect(second >= 60 && second <= 72, "the delay doubled: \(second)")
             h.mailer.setFailing(false)
             h.clock.advance(by: 73)
@@ -197,7 +197,7 @@ struct MailQueueTests {
             try await Self.enqueue(h, count: 1)
             #expect(try await dispatcher.deliverDue() == 1)
             #expect(observer["dead"] == 1 && observer["retried"] == 0)
-            let counts = try await h.store.read { try await $0.mailQueueCounts() }
+            let counts = try await h.store.read { try await $0.messageQueueCounts() }
             #expect(counts.queued == 0 && counts.dead == 1)
         }
     }
@@ -217,7 +217,7 @@ struct MailQueueTests {
                 h.clock.advance(by: 200)
             }
             #expect(observer["retried"] == 2 && observer["dead"] == 1)
-            #expect(try await h.store.read { try await $0.mailQueueCounts() }.dead == 1)
+            #expect(try await h.store.read { try await $0.messageQueueCounts() }.dead == 1)
             #expect(try await dispatcher.deliverDue() == 0, "a dead message is never tried again")
         }
     }
@@ -248,7 +248,7 @@ struct MailQueueTests {
             try await Self.enqueue(h, count: 2)
             let now = h.clock.now()
             let claimed = try await h.store.write { tx in
-                try await tx.claimDueMail(now: now, lease: "crashed", leaseUntil: now.addingTimeInterval(300), limit: 10, channels: ["mail"])
+                try await tx.claimDueMessages(now: now, lease: "crashed", leaseUntil: now.addingTimeInterval(300), limit: 10, channels: ["mail"])
             }
             #expect(claimed.count == 2)
             let transport = ScriptedTransport()
@@ -257,7 +257,7 @@ struct MailQueueTests {
             h.clock.advance(by: 301)
             #expect(try await survivor.deliverDue() == 2)
             #expect(Set(transport.ids) == Set(claimed.map(\.id)))
-            let late = try await h.store.write { try await $0.markMailSent(id: claimed[0].id, lease: "crashed", at: now) }
+            let late = try await h.store.write { try await $0.markMessageSent(id: claimed[0].id, lease: "crashed", at: now) }
             #expect(!late, "the crashed instance's lease no longer counts")
         }
     }
@@ -286,8 +286,8 @@ struct MailQueueTests {
             _ = try await dispatcher.deliverDue()
             try await Self.enqueue(h, count: 1)
             let later = h.clock.now().addingTimeInterval(1)
-            #expect(try await h.store.write { try await $0.purgeMail(before: later) } == 2, "the two sent rows")
-            #expect(try await h.store.read { try await $0.mailQueueCounts() }.queued == 1, "the waiting one stays")
+            #expect(try await h.store.write { try await $0.purgeMessages(before: later) } == 2, "the two sent rows")
+            #expect(try await h.store.read { try await $0.messageQueueCounts() }.queued == 1, "the waiting one stays")
         }
     }
 

@@ -18,7 +18,7 @@ struct SMSQueueTests {
             // Delivery is down for longer than the code lives; nothing was attempted yet.
             h.clock.advance(by: 601)
             #expect(await h.texts.delivered.isEmpty)
-            let counts = try await h.store.read { try await $0.mailQueueCounts() }
+            let counts = try await h.store.read { try await $0.messageQueueCounts() }
             #expect(counts.queued == 0 && counts.dead == 1)
         }
     }
@@ -29,7 +29,7 @@ struct SMSQueueTests {
             _ = try await PhoneSignInTests.send(h)
             let mailOnly = try MailQueueTests.dispatcher(h, transport: CapturingMailer())
             #expect(try await mailOnly.deliverDue() == 0)
-            #expect(try await h.store.read { try await $0.mailQueueCounts() }.queued == 1)
+            #expect(try await h.store.read { try await $0.messageQueueCounts() }.queued == 1)
             // The instance that has the channel sends it.
             #expect(try await PhoneSignInTests.code(h).count == 6)
         }

@@ -61,7 +61,7 @@ struct HardeningRoutesTests {
                 try await client.send(.post, "/auth/resend-code", json: ["email": "hang@example.com"])
             }
             #expect(resend?.status == .ok)
-            let queued = try await app.built.store.read { try await $0.mailQueueCounts() }.queued
+            let queued = try await app.built.store.read { try await $0.messageQueueCounts() }.queued
             #expect(queued >= 1, "the messages wait in the queue, not in the requests")
         }
     }

@@ -39,7 +39,7 @@ struct MailOperationsTests {
             let metrics = try await client.send(.get, "/metrics").bodyText
             #expect(metrics.contains(#"gatehouse_mail_dead_total{kind="confirm_signup"} 1"#), "\(metrics)")
             #expect(metrics.contains(#"gatehouse_mail_queue_depth{state="dead"} 1"#))
-            let counts = try await app.built.store.read { try await $0.mailQueueCounts() }
+            let counts = try await app.built.store.read { try await $0.messageQueueCounts() }
             #expect(counts.dead == 1 && counts.queued == 0)
         }
     }

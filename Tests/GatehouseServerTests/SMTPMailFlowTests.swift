@@ -163,7 +163,7 @@ struct SMTPMailFlowTests {
             let another = try await client.send(.post, "/auth/signup", json: ["email": "hang@example.net", "password": .string(Self.password)])
             #expect(another.status == .created, "answered while the SMTP server is hung")
             #expect(try server.deliveries().isEmpty, "nothing was delivered")
-            let counts = try await app.built.store.read { try await $0.mailQueueCounts() }
+            let counts = try await app.built.store.read { try await $0.messageQueueCounts() }
             #expect(counts.queued == 3 && counts.dead == 0, "every message is still queued: \(counts)")
             server.stop()  // the hung connection closes, so the delivery in flight ends before shutdown
         }
@@ -176,7 +176,7 @@ struct SMTPMailFlowTests {
             let signUp = try await client.send(.post, "/auth/signup", json: ["email": "fail550@example.com", "password": .string(Self.password)])
             #expect(signUp.status == .created && signUp["code_delivery"]?.objectValue?["medium"] == "EMAIL")
             await app.built.mailDelivery.waitUntilIdle()
-            let counts = try await app.built.store.read { try await $0.mailQueueCounts() }
+            let counts = try await app.built.store.read { try await $0.messageQueueCounts() }
             #expect(counts.dead == 1 && counts.queued == 0, "\(counts)")
             #expect(try server.deliveries().isEmpty)
         }

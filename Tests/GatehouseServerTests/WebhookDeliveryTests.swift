@@ -46,7 +46,7 @@ struct WebhookDeliveryTests {
 
     static func queue(_ app: TestApp) async throws -> [(state: String, attempts: Int, error: String?)] {
         try await app.built.store.readSQL { db in
-            try await db.raw("SELECT state, attempts, last_error FROM gh_mail_queue WHERE channel = 'webhook' ORDER BY id").all().map {
+            try await db.raw("SELECT state, attempts, last_error FROM gh_messages WHERE channel = 'webhook' ORDER BY id").all().map {
                 (
                     try $0.decode(column: "state", as: String.self), try $0.decode(column: "attempts", as: Int.self),
                     try $0.decode(column: "last_error", as: String?.self)

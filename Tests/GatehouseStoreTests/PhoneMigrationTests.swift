@@ -51,7 +51,7 @@ struct PhoneMigrationTests {
             #expect(pending == Migration.all.filter { $0.version >= 6 }.map { "\($0.version) \($0.name)" })
             try await store.migrate(logger: logger)
             let (user, profile, mail) = try await store.read { tx in
-                (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMail(id: "m1"))
+                (try await tx.user(id: "u1"), try await tx.profile(sub: "u1"), try await tx.queuedMessage(id: "m1"))
             }
             #expect(user?.email == "ann@example.com" && user?.phone == nil)
             #expect(profile?.fullName == "Ann" && profile?.phone == nil && profile?.phoneVerified == false && profile?.isSuperuser == false)
@@ -59,7 +59,13 @@ struct PhoneMigrationTests {
             let counter = try await store.read { try await $0.counter(bucket: "b1") }
             #expect(counter?.count == 7 && counter?.blockedUntil == Date(epochSeconds: 2_000_000_000), "the block holds as before")
             let claimed = try await store.write {
-                try await $0.claimDueMail(now: Date(timeIntervalSince1970: 2), lease: "l", leaseUntil: Date(), limit: 5, channels: ["mail", "sms"])
+                try await $0.claimDueMessages(
+                    now: Date(timeIntervalSince1970: 2),
+                    lease: "l",
+                    leaseUntil: Date(),
+                    limit: 5,
+                    channels: ["mail", "sms"]
+                )
             }
             #expect(claimed.map(\.id) == ["m1"], "the old message is still delivered")
         }

@@ -9,7 +9,7 @@ extension DeliveryEnqueuer {
     ///   - email: The user's address, when the event concerns it.
     ///   - tx: The transaction of the change.
     /// - Throws: The store's error (which rolls the change back: no change without its webhooks).
-    public func enqueueWebhooks(for entry: AuditEntry, email: String? = nil, in tx: any StoreTransaction) async throws {
+    package func enqueueWebhooks(for entry: AuditEntry, email: String? = nil, in tx: any StoreTransaction) async throws {
         guard let event = WebhookEvent(audit: entry.event) else { return }
         let endpoints = try await tx.liveWebhookEndpoints(for: event)
         guard !endpoints.isEmpty else { return }

@@ -1,10 +1,12 @@
 import Foundation
 import GatehouseInfrastructure
 
-/// What the embedded pool uses to send mail and SMS: it inserts a ``MailRequest`` or an ``SMSRequest``
-/// into the durable queue inside the caller's transaction (so the message exists exactly when the code
+/// What the embedded pool uses to send mail, SMS and webhooks: it inserts a ``MailRequest``, an ``SMSRequest``
+/// or a ``QueuedWebhook`` into the message queue inside the caller's transaction (so the message exists exactly when the code
 /// it carries does), sealed under the master key, and wakes the delivery service once that transaction
 /// has committed.
+///
+/// Public only because ``EmbeddedUserPool``'s initialiser takes one; what it does is `package`.
 public struct DeliveryEnqueuer: Sendable {
     let box: SecretBox
     let random: any RandomSource
@@ -15,7 +17,7 @@ public struct DeliveryEnqueuer: Sendable {
     ///   - box: Seals the request (it may carry a code).
     ///   - random: Makes the time-ordered ids.
     ///   - wakeUp: The delivery service's wake-up.
-    public init(box: SecretBox, random: any RandomSource, wakeUp: DeliveryWakeUp) {
+    package init(box: SecretBox, random: any RandomSource, wakeUp: DeliveryWakeUp) {
         self.box = box
         self.random = random
         self.wakeUp = wakeUp
@@ -28,7 +30,7 @@ public struct DeliveryEnqueuer: Sendable {
     ///   - now: The request's time.
     ///   - tx: The transaction that also writes the code.
     /// - Throws: The store's error (which rolls the transaction back).
-    public func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
+    package func enqueue(_ request: MailRequest?, now: Date, in tx: any StoreTransaction) async throws {
         let body = request ?? MailRequest(kind: .resetPassword, to: "decoy@invalid.example", code: "000000", lifetime: 900)
         try await insert(channel: "mail", kind: body.kind.rawValue, json: try JSONEncoder().encode(body), decoy: request == nil, now: now, in: tx)
     }
@@ -39,20 +41,21 @@ public struct DeliveryEnqueuer: Sendable {
     ///   - now: The request's time.
     ///   - tx: The transaction that also writes the code.
     /// - Throws: The store's error (which rolls the transaction back).
-    public func enqueue(sms: SMSRequest, now: Date, in tx: any StoreTransaction) async throws {
+    package func enqueue(sms: SMSRequest, now: Date, in tx: any StoreTransaction) async throws {
         try await insert(channel: "sms", kind: sms.kind.rawValue, json: try JSONEncoder().encode(sms), decoy: false, now: now, in: tx)
     }
 
     func insert(channel: String, kind: String, json: Data, decoy: Bool, now: Date, in tx: any StoreTransaction) async throws {
         let id = Self.makeID(now: now, random: random)
-        let sealed = try box.seal(Array(json), context: Self.context(id))
-        try await tx.enqueueMail(
-            QueuedMail(
+        let sealed = try box.seal(Array(json), context: QueuedMessage.sealingContext(.message, id: id))
+        try await tx.enqueueMessage(
+            QueuedMessage(
                 id: id,
                 channel: channel,
                 kind: kind,
                 state: decoy ? .decoy : .queued,
                 sealedRequest: sealed,
+                sealing: .message,
                 attempts: 0,
                 nextAttemptAt: now,
                 createdAt: now
@@ -60,8 +63,8 @@ public struct DeliveryEnqueuer: Sendable {
         )
     }
 
-    /// Wakes the delivery service; call after the transaction that queued mail has committed.
-    public func committed() {
+    /// Wakes the delivery service; call after the transaction that queued a message has committed.
+    package func committed() {
         wakeUp.signal()
     }
 
@@ -85,7 +88,4 @@ public struct DeliveryEnqueuer: Sendable {
         return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-" + String(repeating: "0", count: 8 - seq.count) + seq + "-"
             + random.token(bytes: 9)
     }
-
-    /// The sealing context of message `id`'s request.
-    package static func context(_ id: String) -> String { "mail:\(id)" }
 }

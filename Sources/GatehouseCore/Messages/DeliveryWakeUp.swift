@@ -3,7 +3,7 @@ import GatehouseInfrastructure
 /// Wakes the mail delivery service when a request has queued a message (after its transaction
 /// commits), so delivery starts at once instead of at the next poll. Signals do not accumulate: one
 /// wake-up covers everything queued before it.
-public final class DeliveryWakeUp: Sendable {
+package final class DeliveryWakeUp: Sendable {
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -12,10 +12,10 @@ public final class DeliveryWakeUp: Sendable {
     private let state = LockedBox(State())
 
     /// A wake-up with nothing pending.
-    public init() {}
+    package init() {}
 
     /// Wakes the waiter, or makes its next wait return at once.
-    public func signal() {
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -30,7 +30,7 @@ public final class DeliveryWakeUp: Sendable {
     /// Returns at the next signal (at once if one is pending), after `timeout`, or when the task is
     /// cancelled. One waiter at a time.
     /// - Parameter timeout: The longest wait.
-    public func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         if state.withLock({ state in
             defer { state.pending = false }
             return state.pending

@@ -3,9 +3,9 @@ import Foundation
 /// What a message must say, as a request leaves it in the mail queue: the kind, the recipient and the
 /// few values its template needs. It is rendered only when delivered (``MailRenderer``), so a request
 /// does the same small amount of work whatever it mails. Stored encrypted: it may carry a code.
-public struct MailRequest: Sendable, Codable, Equatable {
+package struct MailRequest: Sendable, Codable, Equatable {
     /// The messages Gatehouse sends.
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         /// The code that confirms a sign-up.
         case confirmSignUp = "confirm_signup"
         /// The code that resets a password.
@@ -25,21 +25,21 @@ public struct MailRequest: Sendable, Codable, Equatable {
     }
 
     /// Which message.
-    public var kind: Kind
+    package var kind: Kind
     /// The recipient's address.
-    public var to: String
+    package var to: String
     /// The account's display name, for the greeting.
-    public var name: String?
+    package var name: String?
     /// The one-time code (sign-up confirmation, password reset).
-    public var code: String?
+    package var code: String?
     /// How long the code lives, in seconds.
-    public var lifetime: Int?
+    package var lifetime: Int?
     /// For `already_registered`: whether the existing account is confirmed.
-    public var confirmed: Bool?
+    package var confirmed: Bool?
     /// For `password_changed`: whether it was a reset by code (rather than a change while signed in).
-    public var reset: Bool?
+    package var reset: Bool?
     /// For `email_changed`: the account's new address, masked (`b***@e***.com`).
-    public var address: String?
+    package var address: String?
 
     /// A message request.
     /// - Parameters:
@@ -51,7 +51,7 @@ public struct MailRequest: Sendable, Codable, Equatable {
     ///   - confirmed: For `already_registered`.
     ///   - reset: For `password_changed`.
     ///   - address: For `email_changed`: the new address, masked.
-    public init(
+    package init(
         kind: Kind,
         to: String,
         name: String? = nil,

@@ -2,9 +2,9 @@ import Foundation
 
 /// An SMS as the durable queue keeps it (sealed): who gets it and the code it carries. The text is
 /// rendered when it is sent (``SMSChannel``).
-public struct SMSRequest: Sendable, Codable, Equatable {
+package struct SMSRequest: Sendable, Codable, Equatable {
     /// What the message is for.
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         /// A code that signs in with the number (``PhoneSignIn``).
         case signIn = "phone_sign_in"
         /// A code that adds the number to a signed-in account.
@@ -12,13 +12,13 @@ public struct SMSRequest: Sendable, Codable, Equatable {
     }
 
     /// What it is for.
-    public var kind: Kind
+    package var kind: Kind
     /// The number, E.164.
-    public var to: String
+    package var to: String
     /// The six-digit code.
-    public var code: String
+    package var code: String
     /// The code's lifetime in seconds.
-    public var lifetime: Int
+    package var lifetime: Int
 
     /// A request.
     /// - Parameters:
@@ -26,7 +26,7 @@ public struct SMSRequest: Sendable, Codable, Equatable {
     ///   - to: The number, E.164.
     ///   - code: The code.
     ///   - lifetime: The code's lifetime in seconds.
-    public init(kind: Kind, to: String, code: String, lifetime: Int) {
+    package init(kind: Kind, to: String, code: String, lifetime: Int) {
         self.kind = kind
         self.to = to
         self.code = code

@@ -3,7 +3,7 @@ import GatehouseCore
 import GatehouseInfrastructure
 import Logging
 
-/// Delivers the durable queue — mail and SMS — in the background: claims due messages of its channels
+/// Delivers the durable message queue — mail, SMS and webhooks — in the background: claims due messages of its channels
 /// under a lease, hands each to its ``DeliveryChannel`` to render and send, and records each outcome —
 /// sent (body dropped), retried with exponential back-off (transient failures), or dead-lettered with a
 /// log line and a metric (a permanent failure, too many attempts, or a code that expired before it could
@@ -34,15 +34,15 @@ public final class DeliveryDispatcher: Sendable {
     /// - Parameters:
     ///   - store: The queue.
     ///   - box: Opens the sealed requests.
-    ///   - channels: How each channel's messages are opened and sent (mail, SMS); rows of a channel not
+    ///   - channels: How each channel's messages are opened and sent (mail, SMS, webhooks); rows of a channel not
     ///     given are not claimed (they wait for an instance that has it).
     ///   - clock: The time source (tests move it to make retries due).
     ///   - random: Lease tokens and jitter.
     ///   - settings: Attempts, back-off, lease, poll interval, concurrency and retention.
-    ///   - wakeUp: Signalled when a request queues mail or a text.
+    ///   - wakeUp: Signalled when a request queues a message.
     ///   - observer: Metrics.
     ///   - logger: For delivery lines (never the recipient or the code).
-    public init(
+    package init(
         store: any GatehouseStore,
         box: SecretBox,
         channels: [any DeliveryChannel],
@@ -104,7 +104,7 @@ public final class DeliveryDispatcher: Sendable {
         let attempted = try await withThrowingTaskGroup(of: Void.self) { group in
             var attempted = 0
             var running = 0
-            var waiting: [(mail: QueuedMail, lease: String)] = []
+            var waiting: [(message: QueuedMessage, lease: String)] = []
             var drained = false
             while !Task.isCancelled {
                 while running < settings.concurrency {
@@ -115,7 +115,7 @@ public final class DeliveryDispatcher: Sendable {
                     }
                     guard !waiting.isEmpty else { break }
                     let next = waiting.removeFirst()
-                    group.addTask { await self.attempt(next.mail, lease: next.lease) }
+                    group.addTask { await self.attempt(next.message, lease: next.lease) }
                     running += 1
                     attempted += 1
                 }
@@ -125,19 +125,19 @@ public final class DeliveryDispatcher: Sendable {
             }
             return attempted
         }
-        let counts = try await store.read { try await $0.mailQueueCounts() }
+        let counts = try await store.read { try await $0.messageQueueCounts() }
         observer.queueDepth(queued: counts.queued, dead: counts.dead)
         return attempted
     }
 
     /// Claims up to `limit` due messages under a new lease.
-    private func claim(limit: Int) async throws -> [(mail: QueuedMail, lease: String)] {
+    private func claim(limit: Int) async throws -> [(message: QueuedMessage, lease: String)] {
         let now = clock.now()
         let lease = random.token(bytes: 12)
         let leaseUntil = now.addingTimeInterval(settings.lease)
         let channels = self.channels.keys.sorted()
         let claimed = try await store.write { tx in
-            try await tx.claimDueMail(now: now, lease: lease, leaseUntil: leaseUntil, limit: limit, channels: channels)
+            try await tx.claimDueMessages(now: now, lease: lease, leaseUntil: leaseUntil, limit: limit, channels: channels)
         }
         return claimed.map { ($0, lease) }
     }
@@ -152,32 +152,39 @@ public final class DeliveryDispatcher: Sendable {
         }
     }
 
-    private func attempt(_ mail: QueuedMail, lease: String) async {
+    private func attempt(_ message: QueuedMessage, lease: String) async {
         let now = clock.now()
-        let attempts = mail.attempts + 1
+        let attempts = message.attempts + 1
         var metadata: Logger.Metadata = [
-            "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.channel": .string(mail.channel),
-            "mail.attempt": .stringConvertible(attempts),
+            "message.id": .string(message.id), "message.kind": .string(message.kind), "message.channel": .string(message.channel),
+            "message.attempt": .stringConvertible(attempts),
         ]
-        guard let channel = channels[mail.channel] else {
+        guard let channel = channels[message.channel] else {
             // Not claimed by channel (see claim); kept for the instance that has the channel.
             await record("release") {
-                try await $0.rescheduleMail(id: mail.id, lease: lease, attempts: mail.attempts, nextAttemptAt: now, at: now, error: "no sender here")
+                try await $0.rescheduleMessage(
+                    id: message.id,
+                    lease: lease,
+                    attempts: message.attempts,
+                    nextAttemptAt: now,
+                    at: now,
+                    error: "no sender here"
+                )
             }
             return
         }
         let delivery: QueuedDelivery
         do {
-            guard let sealed = mail.sealedRequest else { throw DeliveryError(.permanent, "the message body is gone") }
-            delivery = try channel.open(Data(box.open(sealed, context: DeliveryEnqueuer.context(mail.id))), id: mail.id)
+            guard let sealed = message.sealedRequest else { throw DeliveryError(.permanent, "the message body is gone") }
+            delivery = try channel.open(Data(box.open(sealed, context: message.sealingContext)), id: message.id)
         } catch {
-            await deadLetter(mail, lease: lease, attempts: attempts, reason: "the queued message cannot be read (\(type(of: error)))")
+            await deadLetter(message, lease: lease, attempts: attempts, reason: "the queued message cannot be read (\(type(of: error)))")
             return
         }
         // A message whose code has expired is not sent, on a retry or after a backlog (the user has asked
         // for a new one by now, and a text costs money).
-        if let lifetime = delivery.codeLifetime, now > mail.createdAt.addingTimeInterval(lifetime) {
-            await deadLetter(mail, lease: lease, attempts: attempts, reason: "its code expired before it could be delivered")
+        if let lifetime = delivery.codeLifetime, now > message.createdAt.addingTimeInterval(lifetime) {
+            await deadLetter(message, lease: lease, attempts: attempts, reason: "its code expired before it could be delivered")
             return
         }
         do {
@@ -185,9 +192,16 @@ public final class DeliveryDispatcher: Sendable {
         } catch {
             if Task.isCancelled {
                 // Shutting down mid-send: not the message's fault. Release it for the next start.
-                logger.info("mail delivery interrupted by shutdown; it stays queued", metadata: metadata)
+                logger.info("\(message.channel) delivery interrupted by shutdown; it stays queued", metadata: metadata)
                 await record("release") {
-                    try await $0.rescheduleMail(id: mail.id, lease: lease, attempts: mail.attempts, nextAttemptAt: now, at: now, error: "interrupted")
+                    try await $0.rescheduleMessage(
+                        id: message.id,
+                        lease: lease,
+                        attempts: message.attempts,
+                        nextAttemptAt: now,
+                        at: now,
+                        error: "interrupted"
+                    )
                 }
                 return
             }
@@ -195,16 +209,16 @@ public final class DeliveryDispatcher: Sendable {
             metadata["error"] = .string(failure.description)
             if failure.kind == .permanent || attempts >= settings.maxAttempts {
                 let reason = failure.kind == .permanent ? failure.description : "\(attempts) attempts failed; last: \(failure.description)"
-                await deadLetter(mail, lease: lease, attempts: attempts, reason: reason)
+                await deadLetter(message, lease: lease, attempts: attempts, reason: reason)
                 return
             }
             let delay = settings.retryDelay(afterAttempts: attempts, jitter: Double(random.uniform(below: 1000)) / 1000)
-            metadata["mail.retry_in_s"] = .stringConvertible(Int(delay.rounded()))
-            logger.warning("\(mail.channel) delivery failed; will retry", metadata: metadata)
-            observer.retried(kind: mail.kind)
+            metadata["message.retry_in_s"] = .stringConvertible(Int(delay.rounded()))
+            logger.warning("\(message.channel) delivery failed; will retry", metadata: metadata)
+            observer.retried(kind: message.kind)
             await record("reschedule") {
-                try await $0.rescheduleMail(
-                    id: mail.id,
+                try await $0.rescheduleMessage(
+                    id: message.id,
                     lease: lease,
                     attempts: attempts,
                     nextAttemptAt: now.addingTimeInterval(delay),
@@ -214,23 +228,23 @@ public final class DeliveryDispatcher: Sendable {
             }
             return
         }
-        await record("mark sent") { try await $0.markMailSent(id: mail.id, lease: lease, at: self.clock.now()) }
-        observer.delivered(kind: mail.kind)
-        logger.info("\(mail.channel) delivered", metadata: metadata.merging(["mail.transport": .string(channel.transportName)]) { $1 })
+        await record("mark sent") { try await $0.markMessageSent(id: message.id, lease: lease, at: self.clock.now()) }
+        observer.delivered(kind: message.kind)
+        logger.info("\(message.channel) delivered", metadata: metadata.merging(["message.transport": .string(channel.transportName)]) { $1 })
     }
 
-    private func deadLetter(_ mail: QueuedMail, lease: String, attempts: Int, reason: String) async {
+    private func deadLetter(_ message: QueuedMessage, lease: String, attempts: Int, reason: String) async {
         logger.error(
-            "\(mail.channel) dead-lettered: it will not be sent",
+            "\(message.channel) dead-lettered: it will not be sent",
             metadata: [
-                "mail.id": .string(mail.id), "mail.kind": .string(mail.kind), "mail.channel": .string(mail.channel),
-                "mail.attempts": .stringConvertible(attempts),
+                "message.id": .string(message.id), "message.kind": .string(message.kind), "message.channel": .string(message.channel),
+                "message.attempts": .stringConvertible(attempts),
                 "reason": .string(reason),
             ]
         )
-        observer.deadLettered(kind: mail.kind)
+        observer.deadLettered(kind: message.kind)
         let now = clock.now()
-        await record("dead-letter") { try await $0.markMailDead(id: mail.id, lease: lease, attempts: attempts, at: now, error: reason) }
+        await record("dead-letter") { try await $0.markMessageDead(id: message.id, lease: lease, attempts: attempts, at: now, error: reason) }
     }
 
     /// Writes an outcome. A lost lease (another instance took the message over after ours ran out) and a
@@ -238,10 +252,10 @@ public final class DeliveryDispatcher: Sendable {
     private func record(_ what: String, _ body: @escaping @Sendable (any StoreTransaction) async throws -> Bool) async {
         do {
             if try await store.write(body) == false {
-                logger.warning("mail lease ran out before the outcome was recorded (\(what)); it may be sent twice")
+                logger.warning("message lease ran out before the outcome was recorded (\(what)); it may be sent twice")
             }
         } catch {
-            logger.error("could not record a mail outcome (\(what)); it will be retried", metadata: ["error": .string("\(error)")])
+            logger.error("could not record a message outcome (\(what)); it will be retried", metadata: ["error": .string("\(error)")])
         }
     }
 
@@ -249,8 +263,8 @@ public final class DeliveryDispatcher: Sendable {
         let now = clock.now()
         guard lastPurge.withLock({ now.timeIntervalSince($0) >= 600 }) else { return }
         lastPurge.withLock { $0 = now }
-        let removed = try await store.write { try await $0.purgeMail(before: now.addingTimeInterval(-self.settings.retention)) }
-        if removed > 0 { logger.info("purged old mail queue rows", metadata: ["rows": .stringConvertible(removed)]) }
+        let removed = try await store.write { try await $0.purgeMessages(before: now.addingTimeInterval(-self.settings.retention)) }
+        if removed > 0 { logger.info("purged old message queue rows", metadata: ["rows": .stringConvertible(removed)]) }
     }
 
     private func beginPass() {

@@ -58,7 +58,7 @@ public struct MailRenderer: Sendable {
     /// - Returns: The message with its envelope; `message.body` is the text part, `message.html` the HTML part.
     /// - Throws: ``DeliveryError`` (permanent) when the recipient is not one plain address or the id
     ///   cannot be written in a header: retrying cannot help.
-    public func render(_ request: MailRequest, id: String, date: Date) throws -> OutgoingMail {
+    package func render(_ request: MailRequest, id: String, date: Date) throws -> OutgoingMail {
         let recipient: MailAddress
         do {
             recipient = try MailAddress(address: request.to)

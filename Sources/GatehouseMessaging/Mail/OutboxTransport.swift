@@ -36,7 +36,7 @@ public struct OutboxTransport: MailTransport {
     public func send(_ mail: OutgoingMail) async throws {
         let name = "\(mail.id)-\(mail.kind).eml"
         try OutboxDirectory(directory).write(Data(mail.data), as: name)
-        logger.info("mail written to outbox", metadata: ["mail.kind": .string(mail.kind), "mail.file": .string(name)])
+        logger.info("mail written to outbox", metadata: ["message.kind": .string(mail.kind), "mail.file": .string(name)])
     }
 
     /// Checks that the outbox directory exists and is writable.

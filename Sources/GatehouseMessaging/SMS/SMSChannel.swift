@@ -46,7 +46,7 @@ public struct SMSChannel: DeliveryChannel {
     ///   - request: The request.
     ///   - appName: The app's name.
     /// - Returns: The text.
-    public static func text(for request: SMSRequest, appName: String) -> String {
+    package static func text(for request: SMSRequest, appName: String) -> String {
         let context: [String: Any] = ["app_name": appName, "code": request.code, "minutes": max(1, request.lifetime / 60)]
         let rendered = templates[request.kind]?.render(context) ?? ""
         return rendered.trimmingCharacters(in: .whitespacesAndNewlines)

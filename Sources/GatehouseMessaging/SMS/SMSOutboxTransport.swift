@@ -53,7 +53,7 @@ public struct SMSOutboxTransport: SMSTransport {
         }
         let name = "\(sms.id)-\(sms.kind).txt"
         try OutboxDirectory(directory).write(Data(Self.contents(of: sms).utf8), as: name)
-        logger.info("SMS written to outbox", metadata: ["sms.kind": .string(sms.kind), "sms.file": .string(name)])
+        logger.info("SMS written to outbox", metadata: ["message.kind": .string(sms.kind), "sms.file": .string(name)])
     }
 
     /// Checks that the outbox directory exists and is writable.

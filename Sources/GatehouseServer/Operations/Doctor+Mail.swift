@@ -53,7 +53,7 @@ extension Doctor {
             try? await upstream.shutdown()
         }
         guard storeExists, let location = try? StoreLocation(url: c.resolvedDatabaseURL) else { return findings }
-        if let counts = try? await location.withStore(logger: logger, { store in try await store.read { try await $0.mailQueueCounts() } }) {
+        if let counts = try? await location.withStore(logger: logger, { store in try await store.read { try await $0.messageQueueCounts() } }) {
             if counts.dead > 0 {
                 findings.append(
                     .warning(

@@ -1,6 +1,6 @@
 extension Migration {
     /// The durable mail queue: a request inserts its message in the transaction that writes the code
-    /// it carries, and the delivery service claims, sends and retries it (see ``MailQueueRepository``).
+    /// it carries, and the delivery service claims, sends and retries it (see ``MessageQueueRepository``).
     static let mailQueue = Migration(
         version: 5,
         name: "mail queue",

@@ -1,8 +1,9 @@
 import Foundation
 
-/// One message in the durable queue (`gh_mail_queue`, which carries mail and, on channel `sms`, SMS). A
-/// request inserts it in the transaction that writes the code it carries; the delivery service claims it with a lease, sends it and records the outcome.
-public struct QueuedMail: Sendable, Equatable {
+/// One message in the durable queue (`gh_messages`): a mail, an SMS or a webhook delivery, told apart
+/// by its ``channel``. A request inserts it in the transaction that writes the code it carries; the
+/// delivery service claims it with a lease, sends it and records the outcome.
+public struct QueuedMessage: Sendable, Equatable {
     /// Where a message is in its life.
     public enum State: String, Sendable {
         /// Waiting for its next attempt (or being sent under a lease).
@@ -15,16 +16,28 @@ public struct QueuedMail: Sendable, Equatable {
         case decoy
     }
 
-    /// A time-ordered id (also the sealing context `mail:<id>` and the `Message-ID`'s left part).
+    /// The sealing context's prefix a body was sealed under (the row's `sealing_context`).
+    public enum Sealing: String, Sendable {
+        /// `message:<id>`: what this version writes.
+        case message
+        /// `mail:<id>`: what versions before migration 18 wrote, and what an older instance still
+        /// writes during a rolling upgrade; read, never written.
+        case mail
+    }
+
+    /// A time-ordered id (also the `Message-ID`'s left part, and the webhook's `webhook-id`).
     public var id: String
-    /// The delivery channel that sends it: `mail` or `sms`.
+    /// The delivery channel that sends it: `mail`, `sms` or `webhook`.
     public var channel: String
-    /// The ``MailRequest/Kind`` or ``SMSRequest/Kind`` raw value, for logs and metrics.
+    /// The ``MailRequest/Kind``, ``SMSRequest/Kind`` or ``WebhookEvent`` raw value, for logs and metrics.
     public var kind: String
     /// Where it is.
     public var state: State
-    /// The ``MailRequest`` as JSON, sealed under context `mail:<id>`; `nil` once sent or dead.
+    /// The request (``MailRequest``, ``SMSRequest`` or ``QueuedWebhook``) as JSON, sealed under
+    /// ``sealingContext``; `nil` once sent or dead.
     public var sealedRequest: String?
+    /// Which context ``sealedRequest`` was sealed under.
+    public var sealing: Sealing
     /// Attempts made so far.
     public var attempts: Int
     /// When the next attempt is due.
@@ -37,10 +50,11 @@ public struct QueuedMail: Sendable, Equatable {
     /// A queue row.
     /// - Parameters:
     ///   - id: The message's id.
-    ///   - channel: `mail` or `sms`.
+    ///   - channel: `mail`, `sms` or `webhook`.
     ///   - kind: What it is.
     ///   - state: Where it is.
     ///   - sealedRequest: The sealed request, if still kept.
+    ///   - sealing: The context it was sealed under (``Sealing/message`` for anything queued now).
     ///   - attempts: Attempts so far.
     ///   - nextAttemptAt: When the next attempt is due.
     ///   - createdAt: When it was queued.
@@ -51,6 +65,7 @@ public struct QueuedMail: Sendable, Equatable {
         kind: String,
         state: State,
         sealedRequest: String?,
+        sealing: Sealing = .message,
         attempts: Int,
         nextAttemptAt: Date,
         createdAt: Date,
@@ -61,9 +76,17 @@ public struct QueuedMail: Sendable, Equatable {
         self.kind = kind
         self.state = state
         self.sealedRequest = sealedRequest
+        self.sealing = sealing
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
         self.createdAt = createdAt
         self.lastError = lastError
     }
+
+    /// The context ``sealedRequest`` opens under: `message:<id>`, or `mail:<id>` for a row an older
+    /// version queued.
+    package var sealingContext: String { Self.sealingContext(sealing, id: id) }
+
+    /// The sealing context of message `id` under `sealing`.
+    package static func sealingContext(_ sealing: Sealing, id: String) -> String { "\(sealing.rawValue):\(id)" }
 }
