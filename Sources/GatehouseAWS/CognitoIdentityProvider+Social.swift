@@ -71,10 +71,14 @@ extension CognitoIdentityProvider {
                 let user = CognitoUser(
                     try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(link.userID)], logger: logger)
                 )
-                if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
+                let relay = identity.relayFlag
+                if let email = identity.email,
+                    link.email != email || link.emailVerified != identity.emailVerified || (relay != nil && link.isPrivateEmail != relay)
+                {
                     var changed = link
                     changed.email = email
                     changed.emailVerified = identity.emailVerified
+                    changed.isPrivateEmail = relay ?? link.isPrivateEmail
                     let updated = changed
                     try await store.write { try await $0.updateIdentity(updated) }
                 }

@@ -262,7 +262,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         store: store,
         box: box,
         channels: [
-            MailChannel(renderer: try MailTransports.renderer(configuration), transport: mailTransport),
+            MailChannel(renderer: try MailTransports.renderer(configuration), transport: mailTransport, relay: RelayForwardingCheck(store: store)),
             SMSChannel(appName: configuration.pool.appName, transport: smsTransport),
             WebhookChannel(
                 store: store,

@@ -26,4 +26,27 @@ extension SQLTransaction {
             """
         ).map { try $0.string("id") }
     }
+
+    func setEmailForwarding(appleSubject: String, forwarding: Bool, isPrivateEmail: Bool?, eventTime: Date) async throws -> Bool {
+        try await first(
+            """
+            UPDATE gh_identities SET email_forwarding = \(bind: forwarding), email_forwarding_at = \(bind: eventTime.epochSeconds),
+                   is_private_email = COALESCE(\(bind: isPrivateEmail), is_private_email)
+            WHERE provider = 'apple' AND provider_subject = \(bind: appleSubject)
+              AND (email_forwarding_at IS NULL OR email_forwarding_at <= \(bind: eventTime.epochSeconds))
+            RETURNING provider_subject
+            """
+        ) != nil
+    }
+
+    /// The literal `FALSE` matches the partial index `gh_identities_forwarding_off` (a bound value would not).
+    func isRelayForwardingOff(address: String) async throws -> Bool {
+        try await first(
+            """
+            SELECT provider_subject FROM gh_identities
+            WHERE email_forwarding = FALSE AND provider = 'apple' AND lower(email) = lower(\(bind: address))
+            LIMIT 1
+            """
+        ) != nil
+    }
 }

@@ -89,9 +89,10 @@ extension SQLTransaction {
     func insertIdentity(_ identity: IdentityRecord) async throws {
         try await insert(
             """
-            INSERT INTO gh_identities (provider, provider_subject, user_id, email, email_verified, linked_at)
+            INSERT INTO gh_identities (provider, provider_subject, user_id, email, email_verified, linked_at, is_private_email, email_forwarding)
             VALUES (\(bind: identity.provider), \(bind: identity.providerSubject), \(bind: identity.userID), \(bind: identity.email),
-                    \(bind: identity.emailVerified), \(bind: identity.linkedAt.epochSeconds))
+                    \(bind: identity.emailVerified), \(bind: identity.linkedAt.epochSeconds), \(bind: identity.isPrivateEmail),
+                    \(bind: identity.emailForwarding))
             """,
             constraint: "identity"
         )
@@ -100,7 +101,7 @@ extension SQLTransaction {
     func identity(provider: String, subject: String) async throws -> IdentityRecord? {
         try await first(
             """
-            SELECT provider, provider_subject, user_id, email, email_verified, linked_at FROM gh_identities
+            SELECT provider, provider_subject, user_id, email, email_verified, linked_at, is_private_email, email_forwarding FROM gh_identities
             WHERE provider = \(bind: provider) AND provider_subject = \(bind: subject)
             """
         ).map(Self.decodeIdentity)
@@ -113,7 +114,7 @@ extension SQLTransaction {
             let row = try await first(
                 """
                 SELECT i.provider, i.provider_subject, i.user_id, i.email AS identity_email, i.email_verified AS identity_email_verified,
-                       i.linked_at, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at,
+                       i.linked_at, i.is_private_email, i.email_forwarding, u.id, u.email, u.email_key, u.email_verified, u.password_hash, u.confirmed, u.name, u.phone, u.created_at, u.updated_at,
                        u.srp_salt, u.srp_verifier, u.disabled_at
                 FROM gh_identities i JOIN gh_users u ON u.id = i.user_id
                 WHERE i.provider = CAST(\(bind: provider) AS TEXT) AND i.provider_subject = CAST(\(bind: subject) AS TEXT)
@@ -126,7 +127,9 @@ extension SQLTransaction {
             userID: try row.string("user_id"),
             email: try row.optionalString("identity_email"),
             emailVerified: try row.bool("identity_email_verified"),
-            linkedAt: try row.date("linked_at")
+            linkedAt: try row.date("linked_at"),
+            isPrivateEmail: try row.decode(column: "is_private_email", as: Bool?.self),
+            emailForwarding: try row.decode(column: "email_forwarding", as: Bool?.self)
         )
         return (identity, try Self.decodeUser(row))
     }
@@ -134,7 +137,7 @@ extension SQLTransaction {
     func identities(userID: String) async throws -> [IdentityRecord] {
         try await all(
             """
-            SELECT provider, provider_subject, user_id, email, email_verified, linked_at FROM gh_identities
+            SELECT provider, provider_subject, user_id, email, email_verified, linked_at, is_private_email, email_forwarding FROM gh_identities
             WHERE user_id = \(bind: userID) ORDER BY linked_at, provider
             """
         ).map(Self.decodeIdentity)
@@ -143,7 +146,8 @@ extension SQLTransaction {
     func updateIdentity(_ identity: IdentityRecord) async throws {
         try await db.raw(
             """
-            UPDATE gh_identities SET user_id = \(bind: identity.userID), email = \(bind: identity.email), email_verified = \(bind: identity.emailVerified)
+            UPDATE gh_identities SET user_id = \(bind: identity.userID), email = \(bind: identity.email), email_verified = \(bind: identity.emailVerified),
+                   is_private_email = \(bind: identity.isPrivateEmail)
             WHERE provider = \(bind: identity.provider) AND provider_subject = \(bind: identity.providerSubject)
             """
         ).run()
@@ -160,7 +164,9 @@ extension SQLTransaction {
             userID: try row.string("user_id"),
             email: try row.optionalString("email"),
             emailVerified: try row.bool("email_verified"),
-            linkedAt: try row.date("linked_at")
+            linkedAt: try row.date("linked_at"),
+            isPrivateEmail: try row.decode(column: "is_private_email", as: Bool?.self),
+            emailForwarding: try row.decode(column: "email_forwarding", as: Bool?.self)
         )
     }
 

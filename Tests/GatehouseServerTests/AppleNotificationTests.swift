@@ -71,7 +71,7 @@ struct AppleNotificationTests {
                 try await Self.notify(client, disabled)
                 try await Self.notify(client, disabled)  // Apple's retry, or a replay: handled once
                 let entries = try await Self.audit(app, onlySub, .appleEmailDisabled)
-                #expect(entries.count == 1 && entries.first?.actor == "apple" && entries.first?.detail == "is_private_email=true")
+                #expect(entries.count == 1 && entries.first?.actor == "apple" && entries.first?.detail == "forwarding=off; is_private_email=true")
                 try await Self.notify(client, Self.payload(issuer, at: app.clock, type: "email-enabled", subject: "apple-only"))
                 #expect(try await Self.audit(app, onlySub, .appleEmailEnabled).count == 1)
 

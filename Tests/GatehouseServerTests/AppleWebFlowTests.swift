@@ -96,6 +96,8 @@ struct AppleWebFlowTests {
                 #expect(tokens.status == .ok && tokens["is_new_user"] == .bool(true) && tokens.headers[.cacheControl] == "no-store")
                 let me = try await client.send(.get, "/me", bearer: tokens.string("access_token"))
                 #expect(me.string("full_name") == "Wendy Web" && me.string("email") == "web@icloud.com")
+                let appleEntry = me["identities"]?.arrayValue?.compactMap(\.objectValue).first { $0["provider"] == "apple" }
+                #expect(appleEntry?["is_private_email"] == false, "the web flow writes Apple's relay flag: \(me.bodyText)")
                 #expect(try CompactJWS(parsing: tokens.string("id_token")).claims["nonce"] == "app-nonce")
 
                 let again = try await client.send(.post, "/auth/handoff", json: ["code": .string(code), "code_verifier": .string(pkce.verifier)])

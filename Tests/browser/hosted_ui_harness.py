@@ -125,7 +125,7 @@ class FakeApple:
     def __init__(self):
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.kid = "fake-apple-1"
-        self.user = {"sub": "001234.apple.sub", "email": "ann@privaterelay.appleid.com", "email_verified": "true"}
+        self.user = {"sub": "001234.apple.sub", "email": "ann@privaterelay.appleid.com", "email_verified": "true", "is_private_email": "true"}
         fake = self
 
         class Handler(BaseHTTPRequestHandler):

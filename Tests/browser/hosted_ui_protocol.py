@@ -230,6 +230,9 @@ def apple_flow(server, apple):
     token = oauth.fetch_token(server.url + "/oauth2/token", authorization_response=location, code_verifier=verifier)
     claims = validate_id_token(server, token, "app-nonce-2")
     check(claims["email"] == apple.user["email"] and claims.get("name") == "Ann Apple", f"the name Apple posts once is kept: {claims}")
+    me = requests.get(server.url + "/me", headers={"Authorization": "Bearer " + token["access_token"]}, timeout=10).json()
+    entry = next((i for i in me.get("identities", []) if i["provider"] == "apple"), {})
+    check(entry.get("is_private_email") is True and "email_forwarding" not in entry, f"the hosted UI writes Apple's relay flag: {me}")
     replay = requests.post(target, data=fields, headers={"Cookie": binding}, allow_redirects=False, timeout=10)
     check(replay.status_code == 400 and "Location" not in replay.headers, "a replayed answer")
 

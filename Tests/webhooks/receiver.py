@@ -8,6 +8,8 @@ is appended to <dir>/log.jsonl (path, webhook-id, timestamp, signature, body, ve
   /fail-once/...  answers 500 to the first delivery of each webhook-id, 200 after
   /redirect/...   answers 302 to /ok/redirected (a sender must not follow it)
   /hang/...       never answers (sleeps 60 s)
+  /refuse/...     answers 503 while the file <dir>/refuse exists, then as /ok/ (a receiver that is down for a while)
+Each log line also has the status answered ("status"; null for /hang/, which answers late).
 """
 import json
 import os
@@ -59,18 +61,27 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as error:  # the test reads why
             record["error"] = f"{type(error).__name__}: {error}"
         with LOCK:
-            with open(os.path.join(STATE["dir"], "log.jsonl"), "a") as file:
-                file.write(json.dumps(record) + "\n")
             first = record["id"] not in STATE["seen"]
             STATE["seen"].add(record["id"])
-        if self.path.startswith("/hang"):
+            if self.path.startswith("/hang"):
+                status = None
+            elif self.path.startswith("/redirect"):
+                status = 302
+            elif self.path.startswith("/fail-once") and first:
+                status = 500
+            elif self.path.startswith("/refuse") and os.path.exists(os.path.join(STATE["dir"], "refuse")):
+                status = 503
+            else:
+                status = 200 if record["verified"] else 400
+            record["status"] = status
+            with open(os.path.join(STATE["dir"], "log.jsonl"), "a") as file:
+                file.write(json.dumps(record) + "\n")
+        if status is None:
             time.sleep(60)
             return self.answer(200)
-        if self.path.startswith("/redirect"):
+        if status == 302:
             return self.answer(302, b"", {"Location": "/ok/redirected"})
-        if self.path.startswith("/fail-once") and first:
-            return self.answer(500, b"try again")
-        self.answer(200 if record["verified"] else 400, b"ok")
+        self.answer(status, b"ok" if status < 300 else b"try again")
 
 
 def main():

@@ -14,6 +14,13 @@ public struct IdentityRecord: Sendable, Equatable {
     public var emailVerified: Bool
     /// When the method was linked to the user.
     public var linkedAt: Date
+    /// Apple only: whether ``email`` is Apple's private relay address (`is_private_email`, written on
+    /// each Apple sign-in that carries an address); `nil` when unknown (other providers, older rows).
+    public var isPrivateEmail: Bool?
+    /// Apple only: whether Apple forwards mail sent to the relay address (`false` after Apple's
+    /// `email-disabled` notification, `true` after `email-enabled`); `nil` when no notification came
+    /// (taken as on).
+    public var emailForwarding: Bool?
 
     /// A link as stored; (provider, providerSubject) is unique across the pool.
     /// - Parameters:
@@ -23,18 +30,32 @@ public struct IdentityRecord: Sendable, Equatable {
     ///   - email: The email the provider asserted, if any.
     ///   - emailVerified: Whether the provider asserted it verified.
     ///   - linkedAt: When it was linked.
-    public init(provider: String, providerSubject: String, userID: String, email: String?, emailVerified: Bool, linkedAt: Date) {
+    ///   - isPrivateEmail: Apple only: whether the address is Apple's relay, if known.
+    ///   - emailForwarding: Apple only: whether the relay forwards, if known.
+    public init(
+        provider: String,
+        providerSubject: String,
+        userID: String,
+        email: String?,
+        emailVerified: Bool,
+        linkedAt: Date,
+        isPrivateEmail: Bool? = nil,
+        emailForwarding: Bool? = nil
+    ) {
         self.provider = provider
         self.providerSubject = providerSubject
         self.userID = userID
         self.email = email
         self.emailVerified = emailVerified
         self.linkedAt = linkedAt
+        self.isPrivateEmail = isPrivateEmail
+        self.emailForwarding = emailForwarding
     }
 }
 
 extension IdentityRecord {
-    /// The link of a verified provider identity to the user `userID`, as of `now`.
+    /// The link of a verified provider identity (with Apple's relay flag when the token carries an
+    /// address) to the user `userID`, as of `now`.
     /// - Parameters:
     ///   - identity: A provider identity whose ID token passed verification.
     ///   - userID: The Gatehouse user to link it to.
@@ -46,7 +67,8 @@ extension IdentityRecord {
             userID: userID,
             email: identity.email,
             emailVerified: identity.emailVerified,
-            linkedAt: now
+            linkedAt: now,
+            isPrivateEmail: identity.relayFlag
         )
     }
 }

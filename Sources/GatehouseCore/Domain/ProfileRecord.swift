@@ -65,14 +65,23 @@ public struct ProfileView: Sendable, Equatable {
         public var provider: String
         /// When it was linked.
         public var linkedAt: Date
+        /// Apple only: whether the address Apple gave is its private relay; `nil` when unknown.
+        public var isPrivateEmail: Bool?
+        /// Apple only: whether Apple forwards mail sent to that relay address; `nil` when Apple sent no
+        /// `email-disabled`/`email-enabled` notification (taken as on).
+        public var emailForwarding: Bool?
 
         /// A linked method as GET /me lists it.
         /// - Parameters:
         ///   - provider: `password`, `google` or `apple`.
         ///   - linkedAt: When it was linked.
-        public init(provider: String, linkedAt: Date) {
+        ///   - isPrivateEmail: Apple only: whether the address is Apple's relay, if known.
+        ///   - emailForwarding: Apple only: whether the relay forwards, if known.
+        public init(provider: String, linkedAt: Date, isPrivateEmail: Bool? = nil, emailForwarding: Bool? = nil) {
             self.provider = provider
             self.linkedAt = linkedAt
+            self.isPrivateEmail = isPrivateEmail
+            self.emailForwarding = emailForwarding
         }
     }
 

@@ -10,9 +10,10 @@ extension EmbeddedUserPool: AppleNotificationStrategy {
         try await store.read { try await $0.identity(provider: VerifiedIdentity.Provider.apple.rawValue, subject: appleSubject)?.userID }
     }
 
-    /// Handles a relay-email change or a revoked consent once (``AppleNotificationStrategy``). The pool
-    /// keeps no relay flag of its own: an email change is recorded in the audit log (its detail is the
-    /// relay flag Apple sent). A revoked consent ends the user's Apple sessions, unlinks the Apple ID,
+    /// Handles a relay-email change or a revoked consent once (``AppleNotificationStrategy``). An email
+    /// change sets the Apple identity's forwarding flag (and its `is_private_email` when Apple sent it),
+    /// unless a notification with a later event time already did (then nothing is recorded), and is
+    /// audited. A revoked consent ends the user's Apple sessions, unlinks the Apple ID,
     /// forgets its Apple tokens (Apple revoked them), and — when the account has no other way in (no
     /// password, passkey or other identity) — disables it, in one transaction.
     /// - Parameters:
@@ -31,8 +32,17 @@ extension EmbeddedUserPool: AppleNotificationStrategy {
             else { return ([], nil) }
             switch notification.kind {
             case .emailDisabled, .emailEnabled:
-                let event: AuditEvent = notification.kind == .emailDisabled ? .appleEmailDisabled : .appleEmailEnabled
-                let detail = notification.isPrivateEmail.map { "is_private_email=\($0)" }
+                let forwarding = notification.kind == .emailEnabled
+                guard
+                    try await tx.setEmailForwarding(
+                        appleSubject: notification.subject,
+                        forwarding: forwarding,
+                        isPrivateEmail: notification.isPrivateEmail,
+                        eventTime: notification.eventTime
+                    )
+                else { return ([], nil) }  // a notification with a later event time already set it
+                let event: AuditEvent = forwarding ? .appleEmailEnabled : .appleEmailDisabled
+                let detail = "forwarding=\(forwarding ? "on" : "off")" + (notification.isPrivateEmail.map { "; is_private_email=\($0)" } ?? "")
                 try await audit(.make(event, userID: user.id, detail: detail, origin: origin, at: now, random: random), in: tx)
                 return ([], user.id)
             case .consentRevoked:

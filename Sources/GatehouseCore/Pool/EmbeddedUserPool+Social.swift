@@ -94,10 +94,15 @@ extension EmbeddedUserPool {
         if let (found, current) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject) {
             var link = found
             var user = current
-            // Apple sends the email only sometimes: keep what we learnt, never forget it.
-            if let email = identity.email, link.email != email || link.emailVerified != identity.emailVerified {
+            // Apple sends the email only sometimes: keep what we learnt, never forget it. A token with an
+            // address also says whether it is Apple's relay (``VerifiedIdentity/relayFlag``).
+            let relay = identity.relayFlag
+            if let email = identity.email,
+                link.email != email || link.emailVerified != identity.emailVerified || (relay != nil && link.isPrivateEmail != relay)
+            {
                 link.email = email
                 link.emailVerified = identity.emailVerified
+                link.isPrivateEmail = relay ?? link.isPrivateEmail
                 try await tx.updateIdentity(link)
             }
             var changed = false

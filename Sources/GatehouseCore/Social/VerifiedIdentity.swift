@@ -65,6 +65,13 @@ public struct VerifiedIdentity: Sendable, Equatable {
         self.name = name
         self.audience = audience
     }
+
+    /// What this sign-in says of Apple's relay: ``isPrivateEmail`` for an Apple token that carries an
+    /// address (Apple omits `is_private_email` for a shared real address), `nil` otherwise (another
+    /// provider, or an Apple token without an address, which says nothing about it).
+    public var relayFlag: Bool? {
+        provider == .apple && email != nil ? isPrivateEmail : nil
+    }
 }
 
 /// A provider sign-in as the HTTP layer hands it to an ``IdentityProvider``.

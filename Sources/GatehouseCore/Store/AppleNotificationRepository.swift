@@ -11,4 +11,12 @@ public protocol AppleNotificationRepository: Sendable {
     /// Ends every active session of a user whose method is `method` or starts with `method+`
     /// (`apple`, `apple+otp`); returns the ids it ended.
     func revokeSessions(userID: String, method: String, at: Date, reason: SessionRecord.EndReason) async throws -> [String]
+    /// Sets whether Apple forwards mail to an Apple identity's relay address (and, when the
+    /// notification said, whether the address is a relay), unless a notification with a later event
+    /// time already set it. Returns whether it changed the row (false: no such identity, or a newer
+    /// notification won).
+    func setEmailForwarding(appleSubject: String, forwarding: Bool, isPrivateEmail: Bool?, eventTime: Date) async throws -> Bool
+    /// Whether `address` (compared without case) is an Apple relay address whose forwarding Apple
+    /// reported off: mail sent to it cannot arrive.
+    func isRelayForwardingOff(address: String) async throws -> Bool
 }

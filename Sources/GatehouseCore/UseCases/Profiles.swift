@@ -102,6 +102,13 @@ public struct Profiles: Sendable {
     static func linked(_ tx: any StoreTransaction, _ sub: String) async throws -> [ProfileView.LinkedIdentity] {
         try await tx.identities(userID: sub)
             .sorted { ($0.linkedAt, $0.provider) < ($1.linkedAt, $1.provider) }
-            .map { ProfileView.LinkedIdentity(provider: $0.provider, linkedAt: $0.linkedAt) }
+            .map {
+                ProfileView.LinkedIdentity(
+                    provider: $0.provider,
+                    linkedAt: $0.linkedAt,
+                    isPrivateEmail: $0.isPrivateEmail,
+                    emailForwarding: $0.emailForwarding
+                )
+            }
     }
 }

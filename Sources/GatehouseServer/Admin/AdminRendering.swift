@@ -24,7 +24,7 @@ enum AdminRendering {
 
     static func details(_ details: AdminUserDetails) -> JSONValue {
         var fields = user(details.user)
-        fields["identities"] = .array(details.identities.map { .object(["provider": .string($0.provider), "linked_at": time($0.linkedAt)]) })
+        fields["identities"] = .array(details.identities.map(identity))
         fields["sessions"] = .object([
             "active": .number(Double(details.activeSessionIDs.count)), "ids": .array(details.activeSessionIDs.map(JSONValue.string)),
         ])
@@ -32,6 +32,14 @@ enum AdminRendering {
         fields["mfa"] = .object(["totp": .bool(details.mfaEnabled)])
         fields["has_profile"] = .bool(details.profile != nil)
         fields["is_superuser"] = .bool(details.profile?.isSuperuser ?? false)
+        return .object(fields)
+    }
+
+    /// A linked identity: its provider and link time, and for Apple the relay flags when known.
+    static func identity(_ identity: IdentityRecord) -> JSONValue {
+        var fields: [String: JSONValue] = ["provider": .string(identity.provider), "linked_at": time(identity.linkedAt)]
+        if let flag = identity.isPrivateEmail { fields["is_private_email"] = .bool(flag) }
+        if let flag = identity.emailForwarding { fields["email_forwarding"] = .bool(flag) }
         return .object(fields)
     }
 

@@ -6,10 +6,18 @@ public struct ProfileResponse: ContractResponse, Equatable {
     public struct Identity: Codable, Sendable, Equatable {
         public let provider: String
         public let linkedAt: String
+        /// Apple only: whether the address Apple gave is its private relay (`is_private_email`);
+        /// omitted when unknown.
+        public let isPrivateEmail: Bool?
+        /// Apple only: whether Apple forwards mail sent to that relay address (false after Apple's
+        /// `email-disabled`); omitted when Apple sent no such notification (forwarding is on).
+        public let emailForwarding: Bool?
 
         enum CodingKeys: String, CodingKey {
             case provider
             case linkedAt = "linked_at"
+            case isPrivateEmail = "is_private_email"
+            case emailForwarding = "email_forwarding"
         }
     }
 
@@ -46,7 +54,14 @@ public struct ProfileResponse: ContractResponse, Equatable {
         fullName = profile.fullName
         phone = profile.phone
         phoneVerified = profile.phoneVerified
-        identities = view.identities.map { Identity(provider: $0.provider, linkedAt: ContractTimestamp.string($0.linkedAt)) }
+        identities = view.identities.map {
+            Identity(
+                provider: $0.provider,
+                linkedAt: ContractTimestamp.string($0.linkedAt),
+                isPrivateEmail: $0.isPrivateEmail,
+                emailForwarding: $0.emailForwarding
+            )
+        }
         createdAt = ContractTimestamp.string(profile.createdAt)
         updatedAt = ContractTimestamp.string(profile.updatedAt)
     }

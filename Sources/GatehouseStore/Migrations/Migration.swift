@@ -37,6 +37,7 @@ struct Migration: Sendable {
         .administration,
         .webhooks,
         .appleNotifications,
+        .appleEmailRelay,
         .messages,
     ]
 }

@@ -15,6 +15,8 @@ struct WebhookReceiver: Sendable {
         let body: String
         let verified: Bool
         let error: String?
+        /// The status the receiver answered (`nil` for `/hang/`, which answers late).
+        let status: Int?
         var payload: [String: JSONValue] { (try? StrictJSONParser().parse(Array(body.utf8)))?.objectValue ?? [:] }
         var type: String { payload["type"]?.stringValue ?? "" }
         var data: [String: JSONValue] { payload["data"]?.objectValue ?? [:] }
@@ -28,6 +30,12 @@ struct WebhookReceiver: Sendable {
         server = try PythonServer(repositoryScript: "Tests/webhooks/receiver.py")
         url = try server.string("url")
         directory = URL(fileURLWithPath: try server.string("dir"))
+    }
+
+    /// Makes `/refuse/` answer 503 (`true`) or as `/ok/` (`false`).
+    func refuse(_ on: Bool) throws {
+        let flag = directory.appendingPathComponent("refuse")
+        if on { try Data().write(to: flag) } else { try FileManager.default.removeItem(at: flag) }
     }
 
     /// Tells the receiver the endpoint's secret.
@@ -47,7 +55,8 @@ struct WebhookReceiver: Sendable {
                 signature: object["signature"]?.stringValue ?? "",
                 body: object["body"]?.stringValue ?? "",
                 verified: object["verified"] == .bool(true),
-                error: object["error"]?.stringValue
+                error: object["error"]?.stringValue,
+                status: object["status"]?.int64Value.map(Int.init)
             )
         }
     }

@@ -35,6 +35,13 @@ public struct Profile: Codable, Sendable, Equatable {
         public var provider: String
         /// When the identity was first linked to the account.
         public var linkedAt: Date
+        /// Apple only: whether the address Apple gave is its Hide My Email relay; `nil` when unknown (other
+        /// providers, older servers and accounts).
+        public var isPrivateEmail: Bool?
+        /// Apple only: whether Apple forwards mail sent to that relay address. `false` once the user turned
+        /// forwarding off in their Apple ID settings: the server sends no mail there until it is back on, so an
+        /// app may ask the user for another address. `nil` when unknown (taken as on).
+        public var emailForwarding: Bool?
     }
 
     /// The user's stable id, the `sub` claim of their tokens; key your own data on this, not on the email.

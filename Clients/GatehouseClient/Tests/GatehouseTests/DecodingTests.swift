@@ -27,6 +27,24 @@ struct DecodingTests {
         #expect(abs(profile.identities[0].linkedAt.timeIntervalSince1970 - seconds) < 0.001)
     }
 
+    @Test func appleRelayFlagsDecodeAndAreNilWhenAbsent() async throws {
+        let transport = StubTransport { _ in
+            let when = "2026-11-23T10:00:00Z"
+            let profile: [String: Any] = [
+                "sub": "u1", "email": "x@privaterelay.appleid.com", "email_verified": true, "created_at": when, "updated_at": when,
+                "identities": [
+                    ["provider": "password", "linked_at": when],
+                    ["provider": "apple", "linked_at": when, "is_private_email": true, "email_forwarding": false],
+                ],
+            ]
+            return (200, [:], StubTransport.json(profile))
+        }
+        let store = InMemoryTokenStore(Session(idToken: "i", accessToken: "a", refreshToken: "r", expiresAt: .distantFuture))
+        let profile = try await GatehouseClient(configuration: .init(baseURL: base), store: store, transport: transport).profile()
+        #expect(profile.identities[0].isPrivateEmail == nil && profile.identities[0].emailForwarding == nil)
+        #expect(profile.identities[1].isPrivateEmail == true && profile.identities[1].emailForwarding == false)
+    }
+
     @Test func theParserIsTheSameOnEveryPlatform() {
         // Apple's `.iso8601` strategy refuses the fractional forms; this parser is what the client uses everywhere.
         #expect(RFC3339.parse("2026-11-23T10:00:00.5Z")?.timeIntervalSince1970 == 1_795_428_000.5)
