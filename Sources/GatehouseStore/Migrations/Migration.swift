@@ -37,5 +37,6 @@ struct Migration: Sendable {
         .administration,
         .webhooks,
         .appleNotifications,
+        .signingKeyAlgorithm,
     ]
 }
