@@ -32,7 +32,15 @@ struct ES256SigningKeyTests {
         )
         try RS256KeySet([loaded.verificationKey]).verify(try CompactJWS(parsing: try TokenService.sign(Array("{}".utf8), with: loaded)))
         #expect(throws: (any Error).self) {
-            _ = try SigningKey.load(der: key.derRepresentation, algorithm: .rs256, kid: "x", use: .idToken, createdAt: now, retiredAt: nil, expiresAt: nil)
+            _ = try SigningKey.load(
+                der: key.derRepresentation,
+                algorithm: .rs256,
+                kid: "x",
+                use: .idToken,
+                createdAt: now,
+                retiredAt: nil,
+                expiresAt: nil
+            )
         }
     }
 

@@ -39,12 +39,24 @@ struct SigningKeyAlgorithmStoreTests {
             let idKey = StoredSigningKey(kid: "i1", use: "id", sealedPrivateKey: "v1.i", createdAt: Self.t0)
             _ = try await store.secrets.addInitialSigningKey(rsa)
             _ = try await store.secrets.addInitialSigningKey(idKey)
-            let ec = StoredSigningKey(kid: "a2", use: "access", sealedPrivateKey: "v1.e", createdAt: Self.t0.addingTimeInterval(1), algorithm: "ES256")
+            let ec = StoredSigningKey(
+                kid: "a2",
+                use: "access",
+                sealedPrivateKey: "v1.e",
+                createdAt: Self.t0.addingTimeInterval(1),
+                algorithm: "ES256"
+            )
             let retire = Self.t0.addingTimeInterval(1)
             let expire = Self.t0.addingTimeInterval(100)
             #expect(try await store.secrets.switchSigningKey(ec, retirePreviousAt: retire, expirePreviousAt: expire) == ec)
             // A second instance with the same setting, a moment later: nothing changes, it adopts a2.
-            let late = StoredSigningKey(kid: "a3", use: "access", sealedPrivateKey: "v1.f", createdAt: Self.t0.addingTimeInterval(2), algorithm: "ES256")
+            let late = StoredSigningKey(
+                kid: "a3",
+                use: "access",
+                sealedPrivateKey: "v1.f",
+                createdAt: Self.t0.addingTimeInterval(2),
+                algorithm: "ES256"
+            )
             #expect(try await store.secrets.switchSigningKey(late, retirePreviousAt: retire, expirePreviousAt: expire) == ec)
             let keys = try await store.secrets.signingKeys()
             #expect(Set(keys.map(\.kid)) == ["a1", "i1", "a2"])
@@ -70,7 +82,11 @@ struct SigningKeyAlgorithmStoreTests {
                             algorithm: "ES256"
                         )
                         let retire = Self.t0.addingTimeInterval(1)
-                        return try await store.secrets.switchSigningKey(key, retirePreviousAt: retire, expirePreviousAt: retire.addingTimeInterval(60)).kid
+                        return try await store.secrets.switchSigningKey(
+                            key,
+                            retirePreviousAt: retire,
+                            expirePreviousAt: retire.addingTimeInterval(60)
+                        ).kid
                     }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
