@@ -43,7 +43,7 @@ N_HEX = (
 
 def openssl_speed(algorithm, seconds):
     """(sign µs, verify µs) from `openssl speed -seconds S <algorithm>`, one core."""
-    out = subprocess.run(["openssl", "speed", "-seconds", str(seconds), algorithm], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["openssl", "speed", "-seconds", str(max(1, round(seconds))), algorithm], capture_output=True, text=True, check=True).stdout
     line = [l for l in out.splitlines() if re.match(r"^\s*(rsa|\d+ bits ecdsa)", l) and "/s" not in l][-1]
     sign_s, verify_s = [float(x) for x in line.split()[-2:]]
     return 1e6 / sign_s, 1e6 / verify_s

@@ -92,6 +92,8 @@ def main():
     for name, cpu, wall in rows:
         print(f"{name:<48} {cpu:>14.3f} {wall:>15.2f}")
     sso = rows[2][1] + rows[3][1]
+    if not all(row[1] for row in rows):
+        raise SystemExit("a series used less CPU than one clock tick: raise N_FAST")
     print(f"single-sign-on app sign-in (authorize + exchange) ÷ refresh, server CPU: {sso / rows[4][1]:.2f}")
     print(f"single-sign-on app sign-in ÷ password sign-in, server CPU: 1/{rows[0][1] / sso:.0f}")
     after = floors(floor_seconds)
