@@ -4,14 +4,16 @@
 # multiple of its own cryptographic floor measured in the same run (Benchmarks/crypto_floors.py).
 # Runs srp.sh, passkeys.sh, totp.sh and es256.sh one after the other and gathers their FLOOR_ROW lines.
 #
-#   flock /tmp/gatehouse-build.lock Benchmarks/floors.sh     # on a shared machine: no build beside it
+#   Benchmarks/floors.sh
+#   LOCK=/tmp/gatehouse-build.lock Benchmarks/floors.sh    # on a shared machine: each script holds the
+#                                                          # build lock while it runs, so no build runs beside it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOG=$(mktemp /tmp/gatehouse-floors.XXXXXX)
 trap 'rm -f "$LOG"' EXIT
 for script in srp.sh passkeys.sh totp.sh es256.sh; do
     echo "== Benchmarks/$script"
-    "Benchmarks/$script" | tee -a "$LOG"
+    ${LOCK:+flock "$LOCK"} "Benchmarks/$script" | tee -a "$LOG"
 done
 echo
 echo "| flow | server CPU µs | floor µs | multiple | floor |"

@@ -43,7 +43,9 @@ public enum KeyAdministration {
             var lines: [String] = []
             for use in uses {
                 let key = try await manager.rotate(use: use, overlap: overlap, logger: logger)
-                lines.append("New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds.")
+                lines.append(
+                    "New \(use.rawValue)-token key \(key.kid) (\(key.algorithm.rawValue)); the previous one verifies for \(Int(overlap)) more seconds."
+                )
             }
             do {
                 try await store.announce([.signingKeysChanged])
