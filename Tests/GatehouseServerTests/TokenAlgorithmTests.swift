@@ -116,6 +116,29 @@ struct TokenAlgorithmTests {
         }
     }
 
+    @Test func theCognitoAPIAndTheHostedUIAcceptES256TokensAndRefuseARelabelledOne() async throws {
+        let app = try await TestApp.make { c in
+            c.tokenAlgorithm = .es256
+            c.cognitoAPI = true
+            c.hostedUI = true
+            c.callbackURLs = ["https://app.example.com/cb"]
+        }
+        try await app.router { client in
+            let access = try await client.signedIn(app).string("access_token")
+            #expect(Self.header(access)["alg"] == "ES256")
+            let parts = access.split(separator: ".").map(String.init)
+            let header: JSONValue = ["alg": "RS256", "kid": Self.header(access)["kid"] ?? .null, "typ": "JWT"]
+            let relabelled = Base64URL.encode(header.serialized()) + "." + parts[1] + "." + parts[2]
+            let user = try await CognitoAPIRoutesTests.call(client, "GetUser", ["AccessToken": .string(access)])
+            #expect(user.status == .ok, "\(user.bodyText)")
+            let refused = try await CognitoAPIRoutesTests.call(client, "GetUser", ["AccessToken": .string(relabelled)])
+            #expect(refused.string("__type") == "NotAuthorizedException", "\(refused.bodyText)")
+            let info = try await client.send(.get, "/oauth2/userInfo", bearer: access)
+            #expect(info.status == .ok && !info.string("sub").isEmpty, "\(info.bodyText)")
+            #expect(try await client.send(.get, "/oauth2/userInfo", bearer: relabelled).status == .unauthorized)
+        }
+    }
+
     @Test func pyJWTVerifiesES256TokensAgainstTheJWKS() async throws {
         let app = try await TestApp.make { $0.tokenAlgorithm = .es256 }
         try await app.live { client in
