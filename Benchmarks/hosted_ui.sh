@@ -4,6 +4,9 @@
 #
 #   Benchmarks/hosted_ui.sh                 # 20 password sign-ins, 300 of each fast step
 #   N_PASSWORD=10 N_FAST=100 Benchmarks/hosted_ui.sh
+#   TOKEN_ALG=ES256 Benchmarks/hosted_ui.sh  # the server signs with P-256 (Benchmarks/es256.sh runs both)
+#
+# Each run ends with the code exchange against its floor, two signatures (Benchmarks/crypto_floors.py).
 #
 # Needs: curl, python3 with requests.
 set -euo pipefail
@@ -18,7 +21,7 @@ trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 GATEHOUSE_DATA_DIR="$WORK/data" GATEHOUSE_HTTP_PORT=$PORT GATEHOUSE_LOG_LEVEL=warning GATEHOUSE_ISSUER="$BASE" \
 GATEHOUSE_HOSTED_UI=true GATEHOUSE_CLIENT_ID=bench-client GATEHOUSE_CALLBACK_URLS=$CALLBACK \
-GATEHOUSE_REFRESH_REUSE_GRACE=0 "$BIN" serve >"$WORK/server.log" 2>&1 &
+GATEHOUSE_REFRESH_REUSE_GRACE=0 GATEHOUSE_TOKEN_ALG=${TOKEN_ALG:-RS256} "$BIN" serve >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 400); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.01; done
 
@@ -27,5 +30,5 @@ for _ in $(seq 1 100); do ls "$WORK"/data/outbox/*confirm_signup.eml >/dev/null 
 CODE=$(grep -hoE '^ +[0-9]{6}' "$WORK"/data/outbox/*confirm_signup.eml | tail -1 | tr -d ' \r')
 curl -sf "$BASE/auth/confirm" -H 'content-type: application/json' -d "{\"email\":\"hosted@example.com\",\"code\":\"$CODE\"}" >/dev/null
 
-python3 Benchmarks/hosted_ui_flow.py "$SERVER" "$BASE" bench-client "$CALLBACK" hosted@example.com "bench pass 123" \
+TOKEN_ALG=${TOKEN_ALG:-RS256} python3 Benchmarks/hosted_ui_flow.py "$SERVER" "$BASE" bench-client "$CALLBACK" hosted@example.com "bench pass 123" \
     "${N_PASSWORD:-20}" "${N_FAST:-300}"

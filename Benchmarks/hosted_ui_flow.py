@@ -3,7 +3,9 @@
 
 Reads the server's CPU time (utime + stime from /proc/PID/stat) around N sequential requests of each
 kind, so the client's own work is not counted. Baselines in the same run: a password sign-in
-(POST /auth/signin, scrypt) and a refresh (POST /auth/refresh).
+(POST /auth/signin, scrypt) and a refresh (POST /auth/refresh). The code exchange is then set against its
+cryptographic floor (Benchmarks/crypto_floors.py, before and after): two signatures, ID and access
+token — RSA-2048 for RS256, ECDSA P-256 when the server runs with GATEHOUSE_TOKEN_ALG=ES256 (TOKEN_ALG).
 
     hosted_ui_flow.py PID BASE CLIENT_ID CALLBACK EMAIL PASSWORD [N_PASSWORD N_FAST]
 """
@@ -19,6 +21,7 @@ import requests
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_cpu import measure  # noqa: E402
+from crypto_floors import floors, print_floor_rows  # noqa: E402
 
 
 def pkce():
@@ -71,6 +74,9 @@ def main():
         assert answer.status_code == 200, answer.text
         return answer.json()
 
+    algorithm = os.environ.get("TOKEN_ALG", "RS256")
+    floor_seconds = float(os.environ.get("FLOOR_SECONDS", "1"))
+    before = floors(floor_seconds)
     rows = []
     cpu, wall, _ = measure(pid, range(n_password), api_sign_in)
     rows.append(("POST /auth/signin (scrypt; baseline)", cpu, wall))
@@ -86,8 +92,15 @@ def main():
     for name, cpu, wall in rows:
         print(f"{name:<48} {cpu:>14.3f} {wall:>15.2f}")
     sso = rows[2][1] + rows[3][1]
+    if not all(row[1] for row in rows):
+        raise SystemExit("a series used less CPU than one clock tick: raise N_FAST")
     print(f"single-sign-on app sign-in (authorize + exchange) ÷ refresh, server CPU: {sso / rows[4][1]:.2f}")
     print(f"single-sign-on app sign-in ÷ password sign-in, server CPU: 1/{rows[0][1] / sso:.0f}")
+    after = floors(floor_seconds)
+    signature = "ecdsap256_sign" if algorithm == "ES256" else "rsa2048_sign"
+    print_floor_rows([
+        (f"OAuth code exchange, {algorithm} (POST /oauth2/token)", rows[3][1], {signature: 2}, "ID and access token"),
+    ], before, after)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 """Server CPU per passkey sign-in (options + assertion), beside a password sign-in and a refresh, from
 one running Gatehouse (Benchmarks/passkeys.sh). The authenticator is the tests' software one
 (Tests/GatehouseServerTests/Scripts/passkeys_authenticator.py, ES256); its signing is client work and
-not counted: the server's CPU time is read from /proc around each series.
+not counted: the server's CPU time is read from /proc around each series. The assertion is then set
+against its cryptographic floor (Benchmarks/crypto_floors.py, before and after): one ECDSA P-256
+verify, and with the two RSA-2048 signatures of the tokens it issues.
 
     passkey_signin.py PID BASE ORIGIN EMAIL PASSWORD [N_PASSWORD N_FAST]
 """
@@ -13,6 +15,7 @@ import requests
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_cpu import measure  # noqa: E402
+from crypto_floors import floors, print_floor_rows  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "GatehouseServerTests", "Scripts"))
 from passkeys_authenticator import Authenticator  # noqa: E402
@@ -47,6 +50,8 @@ def main():
         assert answer.status_code == 200, answer.text
         return answer.json()
 
+    floor_seconds = float(os.environ.get("FLOOR_SECONDS", "1"))
+    before = floors(floor_seconds)
     rows = [("POST /auth/signin (scrypt; baseline)", *measure(pid, range(n_password), password_sign_in)[:2])]
     cpu, wall, all_options = measure(pid, range(n_fast), options_only)
     rows.append(("POST /auth/passkey/options", cpu, wall))
@@ -61,6 +66,11 @@ def main():
     passkey = rows[1][1] + rows[2][1]
     print(f"passkey sign-in (options + assertion) ÷ refresh, server CPU: {passkey / rows[3][1]:.2f}")
     print(f"passkey sign-in ÷ password sign-in, server CPU: 1/{rows[0][1] / passkey:.0f}")
+    after = floors(floor_seconds)
+    print_floor_rows([
+        ("passkey assertion (POST /auth/passkey/signin)", rows[2][1], {"ecdsap256_verify": 1}, "the signature check"),
+        ("passkey assertion, with its tokens", rows[2][1], {"ecdsap256_verify": 1, "rsa2048_sign": 2}, "+ ID and access token"),
+    ], before, after)
 
 
 if __name__ == "__main__":

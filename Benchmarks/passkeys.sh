@@ -2,7 +2,7 @@
 # Server CPU per passkey sign-in (options + ES256 assertion) beside a password sign-in and a refresh,
 # from one release server on loopback.
 #
-#   Benchmarks/passkeys.sh                  # 15 password sign-ins, 300 passkey sign-ins
+#   Benchmarks/passkeys.sh                  # 15 password sign-ins, 300 passkey sign-ins, then the assertion against its floor
 #
 # Needs: curl, python3 with requests, cryptography and fido2.
 set -euo pipefail

@@ -2,7 +2,7 @@
 # Server CPU per sign-in: Cognito SRP (USER_SRP_AUTH, pycognito as the client) against a password
 # sign-in (scrypt at the production parameters), from one release server on loopback.
 #
-#   Benchmarks/srp.sh                  # 20 password and 100 SRP sign-ins
+#   Benchmarks/srp.sh                  # 20 password and 100 SRP sign-ins, then SRP against its floor
 #   N_PASSWORD=10 N_SRP=50 Benchmarks/srp.sh
 #
 # Needs: curl, python3 with boto3 and pycognito.

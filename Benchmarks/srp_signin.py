@@ -3,7 +3,11 @@
 
 Reads the server's CPU time (utime + stime from /proc/PID/stat) before and after N sequential
 sign-ins of each kind, so the client's own work (pycognito's modular arithmetic in CPython) is not
-counted. Prints CPU ms per sign-in, the median wall time, and the ratio SRP / password.
+counted. Prints CPU ms per sign-in, the median wall time, and the ratio SRP / password; then the SRP
+sign-in against its cryptographic floor (Benchmarks/crypto_floors.py, measured before and after): the
+three 3072-bit modular exponentiations the server does per sign-in (Core/Cognito/CognitoSRP: g^b and
+(A·v^u)^b with the secret 256-bit b, constant-time; v^u with the public 256-bit u), and with the two
+RSA-2048 signatures of the tokens it issues.
 
     srp_signin.py PID ENDPOINT CLIENT_ID POOL_ID EMAIL PASSWORD [N_PASSWORD N_SRP]
 """
@@ -18,6 +22,9 @@ import boto3
 from botocore import UNSIGNED
 from botocore.config import Config
 from pycognito.aws_srp import AWSSRP
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crypto_floors import floors, print_floor_rows  # noqa: E402
 
 
 def cpu_seconds(pid):
@@ -61,6 +68,8 @@ def main():
         assert "AccessToken" in tokens["AuthenticationResult"]
 
     srp()  # warm: the first SRP sign-in of a pre-existing account may write its verifier
+    floor_seconds = float(os.environ.get("FLOOR_SECONDS", "1"))
+    before = floors(floor_seconds)
     rows = [("POST /auth/signin (scrypt)", *measure(pid, n_password, native)),
             ("InitiateAuth USER_PASSWORD_AUTH (scrypt)", *measure(pid, n_password, user_password_auth)),
             ("InitiateAuth USER_SRP_AUTH + RespondToAuthChallenge", *measure(pid, n_srp, srp))]
@@ -69,6 +78,12 @@ def main():
         print(f"{name:<52} {cpu:>14.2f} {wall:>15.1f}")
     print(f"SRP ÷ password, server CPU per sign-in: {rows[2][1] / rows[0][1]:.4f} "
           f"(1/{rows[0][1] / rows[2][1]:.0f})")
+    after = floors(floor_seconds)
+    modexps = {"modexp3072_ct": 2, "modexp3072": 1}
+    print_floor_rows([
+        ("SRP sign-in (InitiateAuth + RespondToAuthChallenge)", rows[2][1], modexps, "the modexps"),
+        ("SRP sign-in, with its tokens", rows[2][1], dict(modexps, rsa2048_sign=2), "modexps + ID and access token"),
+    ], before, after)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,21 @@ import _CryptoExtras
 @main
 struct Microbench {
     static func main() async throws {
-        let key = try SigningKey.generate(use: .accessToken, kid: "bench", now: Date())
+        let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let key = SigningKey(kid: "bench", use: .accessToken, privateKey: privateKey, createdAt: Date())
         let input = Array(String(repeating: "x", count: 700).utf8)
         let digest = SHA256.hash(data: input)
 
         section("rsa-sign")  // SystemOpenSSL vs swift-crypto (BoringSSL)
-        let boring = try Bench.rate("swift-crypto _RSA sign (library)") { _ = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5) }
+        let boring = try Bench.rate("swift-crypto _RSA sign (library)") { _ = try privateKey.signature(for: digest, padding: .insecurePKCS1v1_5) }
         let ours = try Bench.rate("SigningKey.sign (\(key.signerName))") { _ = try key.sign(input) }
         Bench.ratio("rsa-sign", ours, boring)
+        let ecKey = try SigningKey.generate(use: .accessToken, kid: "bench-es", now: Date(), algorithm: .es256)
+        _ = try Bench.rate("SigningKey.sign ES256 (boringssl), for comparison") { _ = try ecKey.sign(input) }
 
         section("jws-verify")  // CompactJWS + RS256KeySet; jwt-kit's figures: /work/shared/notes/swift-building-blocks.md §2
-        let signature = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
-        let publicKey = key.publicKey
+        let signature = try privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
+        let publicKey = privateKey.publicKey
         let raw = Bench.rate("swift-crypto RS256 verify alone") {
             _ = publicKey.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5)
         }

@@ -108,7 +108,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let domainEvents = DomainEvents()
     let invalidation = CacheInvalidation(liveness: identity.liveness, profiles: profileCache)
     domainEvents.subscribe(invalidation)
-    let keyManager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random)
+    let keyManager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random, algorithm: configuration.tokenAlgorithm)
     domainEvents.subscribe(SigningKeyReload(keys: keyManager, keyring: keyring, logger: logger))
     // Several instances on one PostgreSQL database: each one's events reach the others' caches
     // (LISTEN/NOTIFY), and while they cannot, the caches stand aside.

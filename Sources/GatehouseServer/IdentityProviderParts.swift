@@ -69,7 +69,8 @@ struct IdentityProviderParts {
                 jwksMaxAge: configuration.jwksMaxAge,
                 jwks: { keyring.snapshot.jwks },
                 openAPI: OpenAPIDocument.bytes,
-                hostedUI: configuration.hostedUI
+                hostedUI: configuration.hostedUI,
+                tokenAlgorithm: configuration.tokenAlgorithm
             )
             upstreamKeySets = socialKeySets
         case .cognito:

@@ -20,7 +20,7 @@ struct SQLSecretStore: SecretStore {
 
     func signingKeys() async throws -> [StoredSigningKey] {
         try await store.readSQL { db in
-            try await db.raw("SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys ORDER BY created_at")
+            try await db.raw("SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys ORDER BY created_at")
                 .all().map(Self.decode)
         }
     }
@@ -43,11 +43,35 @@ struct SQLSecretStore: SecretStore {
             guard
                 let row = try await db.raw(
                     """
-                    SELECT kid, use, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
+                    SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
                     WHERE use = \(bind: key.use) AND retired_at IS NULL
                     """
                 ).first()
             else { throw GatehouseError.internalError(cause: "no active signing key after insert") }
+            return try Self.decode(row)
+        }
+    }
+
+    func switchSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws -> StoredSigningKey {
+        try await store.writeSQL { db in
+            // Only a key of another algorithm is retired. On PostgreSQL a racing instance's UPDATE waits
+            // for ours and then skips the row we retired; its insert then meets our new active key in the
+            // partial unique index and does nothing, so one switch happens and both read the same key.
+            try await db.raw(
+                """
+                UPDATE gh_signing_keys SET retired_at = \(bind: retirePreviousAt.epochSeconds), expires_at = \(bind: expirePreviousAt.epochSeconds)
+                WHERE use = \(bind: key.use) AND retired_at IS NULL AND alg <> \(bind: key.algorithm)
+                """
+            ).run()
+            try await Self.insert(key, into: db, ignoringConflict: true)
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
+                    WHERE use = \(bind: key.use) AND retired_at IS NULL
+                    """
+                ).first()
+            else { throw GatehouseError.internalError(cause: "no active signing key after the switch") }
             return try Self.decode(row)
         }
     }
@@ -62,8 +86,8 @@ struct SQLSecretStore: SecretStore {
         let conflict: SQLQueryString = ignoringConflict ? " ON CONFLICT (use) WHERE retired_at IS NULL DO NOTHING" : ""
         try await db.raw(
             """
-            INSERT INTO gh_signing_keys (kid, use, sealed_private_key, created_at, retired_at, expires_at)
-            VALUES (\(bind: key.kid), \(bind: key.use), \(bind: key.sealedPrivateKey), \(bind: key.createdAt.epochSeconds),
+            INSERT INTO gh_signing_keys (kid, use, alg, sealed_private_key, created_at, retired_at, expires_at)
+            VALUES (\(bind: key.kid), \(bind: key.use), \(bind: key.algorithm), \(bind: key.sealedPrivateKey), \(bind: key.createdAt.epochSeconds),
                     \(bind: key.retiredAt?.epochSeconds), \(bind: key.expiresAt?.epochSeconds))\(conflict)
             """
         ).run()
@@ -76,7 +100,8 @@ struct SQLSecretStore: SecretStore {
             sealedPrivateKey: try row.string("sealed_private_key"),
             createdAt: try row.date("created_at"),
             retiredAt: try row.optionalDate("retired_at"),
-            expiresAt: try row.optionalDate("expires_at")
+            expiresAt: try row.optionalDate("expires_at"),
+            algorithm: try row.string("alg")
         )
     }
 }

@@ -105,7 +105,7 @@ struct AccessTokenVerifierTests {
             + Base64URL.encode(JSONValue.object(c).serialized()) + "."
         expectRefused(none, "alg none with empty signature")
         // HS256 keyed with the public key's bytes (the classic confusion attack).
-        let pem = FixedKeys.accessKey.publicKey.pemRepresentation
+        let pem = FixedKeys.accessKey.rsaPublicKey!.pemRepresentation
         let hs = CompactJWS.encode(header: ["alg": "HS256", "kid": "test-access-1"], claims: .object(c)) { input in
             Array(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Data(pem.utf8))))
         }

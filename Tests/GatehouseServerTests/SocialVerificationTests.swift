@@ -167,7 +167,7 @@ struct SocialVerificationTests {
                     Array(
                         HMAC<SHA256>.authenticationCode(
                             for: input,
-                            using: SymmetricKey(data: Data(issuer.signingKey(.google).publicKey.pemRepresentation.utf8))
+                            using: SymmetricKey(data: Data(issuer.signingKey(.google).rsaPublicKey!.pemRepresentation.utf8))
                         )
                     )
                 }

@@ -7,6 +7,12 @@ public protocol SecretStore: Sendable {
     func addSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws
     /// Adds the first key of a use unless another instance already did; returns the active key.
     func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey
+    /// Makes `key` the active key of its use unless the active key already has its algorithm, in one
+    /// transaction: the previous active key is retired at `retirePreviousAt` and keeps verifying until
+    /// `expirePreviousAt`. Instances starting at once with the same setting switch once: the loser's
+    /// key is not stored.
+    /// - Returns: The active key of that use afterwards (`key`, or the one another instance stored).
+    func switchSigningKey(_ key: StoredSigningKey, retirePreviousAt: Date, expirePreviousAt: Date) async throws -> StoredSigningKey
     func deleteExpiredSigningKeys(now: Date) async throws
     /// Stores the sealed secret `name` unless it exists, and returns the stored one: the first
     /// instance to start creates it, every other instance gets the same.

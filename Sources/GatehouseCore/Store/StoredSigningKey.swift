@@ -13,6 +13,8 @@ public struct StoredSigningKey: Sendable, Equatable {
     public var createdAt: Date
     /// When a newer key of the same use replaced it: it stops signing but still verifies. `nil` while active.
     public var retiredAt: Date?
+    /// The key's JWS algorithm, ``SigningAlgorithm``'s raw value: `RS256` (an RSA key) or `ES256` (P-256).
+    public var algorithm: String
     /// When a retired key stops verifying, leaves the JWKS and may be deleted: its retirement plus an
     /// overlap covering the longest token lifetime and verifiers' JWKS cache time. `nil` while active.
     public var expiresAt: Date?
@@ -25,8 +27,18 @@ public struct StoredSigningKey: Sendable, Equatable {
     ///   - createdAt: When it was generated.
     ///   - retiredAt: When it stopped signing, or `nil` for the active key.
     ///   - expiresAt: When it stops verifying, or `nil` for the active key.
-    public init(kid: String, use: String, sealedPrivateKey: String, createdAt: Date, retiredAt: Date? = nil, expiresAt: Date? = nil) {
+    ///   - algorithm: `RS256` (the default) or `ES256`.
+    public init(
+        kid: String,
+        use: String,
+        sealedPrivateKey: String,
+        createdAt: Date,
+        retiredAt: Date? = nil,
+        expiresAt: Date? = nil,
+        algorithm: String = "RS256"
+    ) {
         self.kid = kid
+        self.algorithm = algorithm
         self.use = use
         self.sealedPrivateKey = sealedPrivateKey
         self.createdAt = createdAt

@@ -50,7 +50,8 @@ public final class Keyring: Sendable {
     ///   - keys: Every stored key, of either use, retired or not.
     ///   - now: Keys whose `expiresAt` is not after this are left out.
     /// - Returns: The snapshot: the newest unretired key of each use signs; the JWKS lists every
-    ///   published key, newest first.
+    ///   published key, newest first, whatever its algorithm (a retired RSA key keeps verifying beside
+    ///   a new ES256 one until it expires, and the other way round).
     /// - Throws: `internal_error` when a use has no unretired key, or a key's JWK cannot be built.
     public static func makeSnapshot(keys: [SigningKey], now: Date) throws -> Snapshot {
         let published = keys.filter { $0.expiresAt.map { $0 > now } ?? true }
@@ -65,8 +66,8 @@ public final class Keyring: Sendable {
         return Snapshot(
             idSigner: try signer(.idToken),
             accessSigner: try signer(.accessToken),
-            idKeys: RS256KeySet(idKeys.map { .init(kid: $0.kid, publicKey: $0.publicKey) }),
-            accessKeys: RS256KeySet(accessKeys.map { .init(kid: $0.kid, publicKey: $0.publicKey) }),
+            idKeys: RS256KeySet(idKeys.map(\.verificationKey)),
+            accessKeys: RS256KeySet(accessKeys.map(\.verificationKey)),
             jwks: jwks.serialized()
         )
     }

@@ -11,6 +11,8 @@ public struct SigningKeyManager: Sendable {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
+    /// The algorithm of the keys this manager makes (`GATEHOUSE_TOKEN_ALG`).
+    public let algorithm: SigningAlgorithm
 
     /// Creates a manager.
     /// - Parameters:
@@ -18,31 +20,47 @@ public struct SigningKeyManager: Sendable {
     ///   - box: Seals and opens the private halves under the master key (context `signing-key:<kid>`).
     ///   - clock: Dates new keys and decides which keys are still published.
     ///   - random: The random part of new key ids.
-    public init(secrets: any SecretStore, box: SecretBox, clock: any TimeSource, random: any RandomSource) {
+    ///   - algorithm: What new keys are: RS256 (RSA-2048, the default) or ES256 (P-256).
+    public init(secrets: any SecretStore, box: SecretBox, clock: any TimeSource, random: any RandomSource, algorithm: SigningAlgorithm = .rs256) {
         self.secrets = secrets
         self.box = box
         self.clock = clock
         self.random = random
+        self.algorithm = algorithm
     }
 
     /// Loads the keys, creating an ID-token and an access-token key if there are none yet.
     ///
     /// Safe on several instances starting at once: the store keeps the first key added for a use, and
     /// every instance then reads that one.
+    ///
+    /// When the active key of a use has another algorithm than ``algorithm`` (the setting changed), it is
+    /// replaced by a new key of this one, as a rotation does: the old key stops signing and stays
+    /// published, verifying the tokens it signed, for `switchOverlap` seconds.
     /// - Parameters:
     ///   - logger: Logs the keys this instance created.
     ///   - initialKeys: The keys a new store starts with, by use (tests pass fixed ones: RSA generation is
-    ///     slow); a use without one gets a new key.
+    ///     slow); a use without one gets a new key. Ignored when their algorithm is not ``algorithm``.
+    ///   - switchOverlap: How long a key of the other algorithm keeps verifying after the switch (the
+    ///     longest token lifetime plus verifiers' JWKS cache time).
     /// - Returns: The published keys, to put in the ``Keyring``.
     /// - Throws: A store error; AES-GCM's authentication error when a stored key was sealed under
-    ///   another master key; `internal_error` for a key of unknown use; the key generation's error.
-    public func bootstrap(logger: Logger, initialKeys: [SigningKey] = []) async throws -> Keyring.Snapshot {
+    ///   another master key; `internal_error` for a key of unknown use or algorithm; the key generation's error.
+    public func bootstrap(logger: Logger, initialKeys: [SigningKey] = [], switchOverlap: TimeInterval = 4260) async throws -> Keyring.Snapshot {
         var stored = try await secrets.signingKeys()
-        for use in SigningKey.Use.allCases where !stored.contains(where: { $0.use == use.rawValue && $0.retiredAt == nil }) {
-            let key = try initialKeys.first { $0.use == use } ?? newKey(use: use)
-            let active = try await secrets.addInitialSigningKey(try seal(key))
-            if active.kid == key.kid {
-                logger.info("created signing key", metadata: ["kid": .string(key.kid), "use": .string(use.rawValue)])
+        for use in SigningKey.Use.allCases {
+            let active = stored.first { $0.use == use.rawValue && $0.retiredAt == nil }
+            if let active, active.algorithm == algorithm.rawValue { continue }
+            let key = try initialKeys.first { $0.use == use && $0.algorithm == algorithm } ?? newKey(use: use)
+            let now = clock.now()
+            let result =
+                active == nil
+                ? try await secrets.addInitialSigningKey(try seal(key))
+                : try await secrets.switchSigningKey(try seal(key), retirePreviousAt: now, expirePreviousAt: now.addingTimeInterval(switchOverlap))
+            if result.kid == key.kid {
+                var metadata: Logger.Metadata = ["kid": .string(key.kid), "use": .string(use.rawValue), "alg": .string(algorithm.rawValue)]
+                if let active { metadata["previous.kid"] = .string(active.kid) }
+                logger.info(active == nil ? "created signing key" : "switched signing key algorithm", metadata: metadata)
             }
             stored = try await secrets.signingKeys()
         }
@@ -78,17 +96,18 @@ public struct SigningKeyManager: Sendable {
     func newKey(use: SigningKey.Use) throws -> SigningKey {
         let now = clock.now()
         let kid = "\(use.rawValue)-\(now.epochSeconds)-\(Base64URL.encode(random.bytes(6)))"
-        return try SigningKey.generate(use: use, kid: kid, now: now)
+        return try SigningKey.generate(use: use, kid: kid, now: now, algorithm: algorithm)
     }
 
     func seal(_ key: SigningKey) throws -> StoredSigningKey {
         StoredSigningKey(
             kid: key.kid,
             use: key.use.rawValue,
-            sealedPrivateKey: try box.seal(Array(key.privateKey.derRepresentation), context: "signing-key:\(key.kid)"),
+            sealedPrivateKey: try box.seal(key.derRepresentation, context: "signing-key:\(key.kid)"),
             createdAt: key.createdAt,
             retiredAt: key.retiredAt,
-            expiresAt: key.expiresAt
+            expiresAt: key.expiresAt,
+            algorithm: key.algorithm.rawValue
         )
     }
 
@@ -96,11 +115,15 @@ public struct SigningKeyManager: Sendable {
         guard let use = SigningKey.Use(rawValue: stored.use) else {
             throw GatehouseError.internalError(cause: "signing key \(stored.kid) has unknown use \(stored.use)")
         }
+        guard let algorithm = SigningAlgorithm(rawValue: stored.algorithm) else {
+            throw GatehouseError.internalError(cause: "signing key \(stored.kid) has unknown algorithm \(stored.algorithm)")
+        }
         let der = try box.open(stored.sealedPrivateKey, context: "signing-key:\(stored.kid)")
-        return SigningKey(
+        return try SigningKey.load(
+            der: der,
+            algorithm: algorithm,
             kid: stored.kid,
             use: use,
-            privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der),
             createdAt: stored.createdAt,
             retiredAt: stored.retiredAt,
             expiresAt: stored.expiresAt

@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseInfrastructure
 
-/// Issues the embedded pool's ID and access tokens (Cognito's claim set, RS256, a `kid` on every
-/// token, whole-second times) and verifies access tokens presented to protected endpoints.
+/// Issues the embedded pool's ID and access tokens (Cognito's claim set, RS256 or ES256 as the signing
+/// key's algorithm, a `kid` on every token, whole-second times) and verifies access tokens presented to
+/// protected endpoints.
 public struct TokenService: Sendable {
     /// What the tokens look like and how long they live.
     public let settings: TokenSettings
@@ -134,7 +135,7 @@ public struct TokenService: Sendable {
 
     static func sign(_ claims: [UInt8], with key: SigningKey) throws -> String {
         var header = JSONObjectWriter(capacity: 64)
-        header.string("alg", "RS256")
+        header.string("alg", key.algorithm.rawValue)
         header.string("typ", "JWT")
         header.string("kid", key.kid)
         let input = Base64URL.encode(header.finish()) + "." + Base64URL.encode(claims)

@@ -37,6 +37,12 @@ extension GatehouseConfiguration {
         c.jwksMaxAge = try reader.int("GATEHOUSE_JWKS_MAX_AGE", in: 0...86_400) ?? c.jwksMaxAge
         c.sessionCacheTTL = try reader.seconds("GATEHOUSE_SESSION_CACHE_TTL", in: 0...60) ?? c.sessionCacheTTL
         c.acceptIDTokens = try reader.bool("GATEHOUSE_ACCEPT_ID_TOKENS") ?? c.acceptIDTokens
+        if let algorithm = reader.string("GATEHOUSE_TOKEN_ALG") {
+            guard let parsed = SigningAlgorithm(rawValue: algorithm.uppercased()) else {
+                throw ConfigurationError("GATEHOUSE_TOKEN_ALG must be 'RS256' or 'ES256', not '\(algorithm)'.")
+            }
+            c.tokenAlgorithm = parsed
+        }
         c.corsOrigins = try reader.list("GATEHOUSE_CORS_ORIGINS").map(Self.corsOrigin)
 
         if let provider = reader.string("GATEHOUSE_IDENTITY_PROVIDER") {

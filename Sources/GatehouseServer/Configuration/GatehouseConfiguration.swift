@@ -114,6 +114,13 @@ public struct GatehouseConfiguration: Sendable {
     /// JWT authorizer with that audience does (`GATEHOUSE_ACCEPT_ID_TOKENS`, default `false`): the seeds'
     /// iOS apps send `getIdToken()`. The same session liveness applies.
     public var acceptIDTokens = false
+    /// The algorithm the embedded pool signs tokens with (`GATEHOUSE_TOKEN_ALG`: `RS256`, the default, or
+    /// `ES256`). Changing it switches both signing keys at the next start; the old keys keep verifying
+    /// (and stay in the JWKS) for ``signingKeyOverlap``. Ignored with Cognito: AWS signs those tokens.
+    public var tokenAlgorithm = SigningAlgorithm.rs256
+    /// How long a key that stopped signing stays published: the longest token lifetime, the JWKS cache
+    /// time and a minute of leeway, so no token it signed stops verifying early.
+    public var signingKeyOverlap: TimeInterval { max(accessTokenLifetime, idTokenLifetime) + TimeInterval(jwksMaxAge) + 60 }
 
     /// Passkeys (`GATEHOUSE_PASSKEY_*`, docs/passkeys.md); off until `GATEHOUSE_PASSKEY_RP_ID` is set.
     public var passkeys = PasskeyConfiguration()

@@ -6,7 +6,7 @@ public struct OpenIDConfigurationResponse: ContractResponse, Equatable {
     public let jwksURI: String
     public let responseTypesSupported: [String]
     public let subjectTypesSupported = ["public"]
-    public let idTokenSigningAlgValuesSupported = ["RS256"]
+    public let idTokenSigningAlgValuesSupported: [String]
     public let tokenEndpointAuthMethodsSupported = ["none"]
     public let scopesSupported: [String]
     /// The hosted UI's endpoints (`GATEHOUSE_HOSTED_UI`); absent when it is off.
@@ -41,8 +41,12 @@ public struct OpenIDConfigurationResponse: ContractResponse, Equatable {
     /// - Parameters:
     ///   - issuer: The tokens' issuer.
     ///   - jwksURI: Where the issuer's keys are published.
-    public init(issuer: String, jwksURI: String, hostedUI: Bool = false) {
+    ///   - hostedUI: Whether the hosted UI's endpoints are served (and so announced).
+    ///   - tokenAlgorithm: What ID tokens are signed with now; with ES256, RS256 is listed after it (ID
+    ///     tokens signed before a switch verify until their key expires).
+    public init(issuer: String, jwksURI: String, hostedUI: Bool = false, tokenAlgorithm: SigningAlgorithm = .rs256) {
         self.issuer = issuer
+        idTokenSigningAlgValuesSupported = tokenAlgorithm == .es256 ? ["ES256", "RS256"] : ["RS256"]
         self.jwksURI = jwksURI
         responseTypesSupported = hostedUI ? ["code"] : ["id_token"]
         scopesSupported = hostedUI ? AuthorizationRequest.supportedScopes : ["openid", "email", "profile"]

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// The precomputed discovery documents (they change only when keys rotate).
 struct DiscoveryDocuments: Sendable {
@@ -10,8 +11,10 @@ struct DiscoveryDocuments: Sendable {
     let openAPI: [UInt8]
     /// Whether the hosted UI's endpoints are served (and so announced).
     var hostedUI = false
+    /// What ID tokens are signed with now (Cognito's, and the default: RS256).
+    var tokenAlgorithm = SigningAlgorithm.rs256
 
     var openIDConfiguration: OpenIDConfigurationResponse {
-        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI)
+        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI, tokenAlgorithm: tokenAlgorithm)
     }
 }

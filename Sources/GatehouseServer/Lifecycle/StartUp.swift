@@ -54,7 +54,8 @@ struct StartUp: Sendable {
             logger: logger
         )
         logger.info("store ready", metadata: ["store": .string(storeDescription)])
-        logger.info("token signing ready", metadata: ["rsa.signer": .string(keyring.snapshot.accessSigner.signerName)])
+        let signer = keyring.snapshot.accessSigner
+        logger.info("token signing ready", metadata: ["alg": .string(signer.algorithm.rawValue), "signer": .string(signer.signerName)])
         let mailTarget = transportsOverridden.mail ? mailTransport.name : configuration.mail.redacted
         logger.info("mail delivery ready", metadata: ["mail.transport": .string(mailTransport.name), "mail.target": .string(mailTarget)])
         let smsTarget = transportsOverridden.sms ? smsTransport.name : configuration.sms.redacted

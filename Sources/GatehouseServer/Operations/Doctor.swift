@@ -30,6 +30,15 @@ public enum Doctor {
                 )
                 findings += await CognitoDoctor(settings: settings, client: client, expected: expected).run(logger: logger)
                 findings.append(await jwksFinding(settings.jwksURL, upstream: upstream))
+                if c.tokenAlgorithm != .rs256 {
+                    findings.append(
+                        .warning(
+                            "cognito.token-alg",
+                            "GATEHOUSE_TOKEN_ALG=\(c.tokenAlgorithm.rawValue) is ignored: with Cognito, AWS signs the tokens (RS256).",
+                            fix: "Unset GATEHOUSE_TOKEN_ALG; it applies to the embedded pool only."
+                        )
+                    )
+                }
             }
         }
         try? await upstream.shutdown()
@@ -175,6 +184,7 @@ public enum Doctor {
             let location = try StoreLocation(url: c.resolvedDatabaseURL)
             let keys = try await location.withStore(logger: logger) { store in try await store.secrets.signingKeys() }
             let active = keys.filter { $0.retiredAt == nil }
+            findings.append(tokenAlgorithmFinding(c, activeAlgorithms: Set(active.map(\.algorithm))))
             if keys.isEmpty {
                 findings.append(
                     .warning("embedded.keys", "No signing keys yet.", fix: "They are created when `gatehouse serve` first starts; nothing to do.")

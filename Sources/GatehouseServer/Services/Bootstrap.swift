@@ -22,7 +22,8 @@ enum Bootstrap {
     }
 
     /// Migrates (or checks that nothing is pending), pins the master key to the store, settles the
-    /// client id and loads or creates the signing keys and the refresh successor key into their handles.
+    /// client id and loads or creates the signing keys (switching them to `GATEHOUSE_TOKEN_ALG` when the
+    /// active ones are of the other algorithm) and the refresh successor key into their handles.
     static func prepare(
         store: SQLStore,
         configuration: GatehouseConfiguration,
@@ -59,8 +60,15 @@ enum Bootstrap {
         let generatedPool = "us-east-1_" + String(SystemRandomSource().bytes(9).map { alphabet[Int($0) % alphabet.count] })
         let storedPoolID = try await store.write { tx in try await tx.insertSettingIfAbsent("pool_id", value: generatedPool) }
         pool.settle(configuration.poolID ?? storedPoolID)
-        let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: SystemRandomSource())
-        keyring.replace(with: try await manager.bootstrap(logger: logger, initialKeys: initialSigningKeys))
+        let manager = SigningKeyManager(
+            secrets: store.secrets,
+            box: box,
+            clock: clock,
+            random: SystemRandomSource(),
+            algorithm: configuration.tokenAlgorithm
+        )
+        let snapshot = try await manager.bootstrap(logger: logger, initialKeys: initialSigningKeys, switchOverlap: configuration.signingKeyOverlap)
+        keyring.replace(with: snapshot)
         try await refreshKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
     }
 }

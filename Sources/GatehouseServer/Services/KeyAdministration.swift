@@ -10,7 +10,7 @@ public enum KeyAdministration {
         return try await location.withStore(logger: logger) { store in
             try await store.secrets.signingKeys().map { key in
                 let state = key.retiredAt == nil ? "signing" : "verifying until \(key.expiresAt.map { ContractTimestamp.string($0) } ?? "?")"
-                return "\(key.kid)  use=\(key.use)  created=\(ContractTimestamp.string(key.createdAt))  \(state)"
+                return "\(key.kid)  use=\(key.use)  alg=\(key.algorithm)  created=\(ContractTimestamp.string(key.createdAt))  \(state)"
             }
         }
     }
@@ -20,7 +20,7 @@ public enum KeyAdministration {
     public static func rotate(uses: [SigningKey.Use], configuration: GatehouseConfiguration, logger: Logger) async throws -> [String] {
         let box = try SecretBox(masterKey: try Bootstrap.masterKey(configuration, logger: logger))
         let location = try StoreLocation(url: configuration.resolvedDatabaseURL)
-        let overlap = max(configuration.accessTokenLifetime, configuration.idTokenLifetime) + TimeInterval(configuration.jwksMaxAge) + 60
+        let overlap = configuration.signingKeyOverlap
         return try await location.withStore(logger: logger) { store in
             try await Bootstrap.prepare(
                 store: store,
@@ -33,11 +33,19 @@ public enum KeyAdministration {
                 clock: SystemTimeSource(),
                 logger: logger
             )
-            let manager = SigningKeyManager(secrets: store.secrets, box: box, clock: SystemTimeSource(), random: SystemRandomSource())
+            let manager = SigningKeyManager(
+                secrets: store.secrets,
+                box: box,
+                clock: SystemTimeSource(),
+                random: SystemRandomSource(),
+                algorithm: configuration.tokenAlgorithm
+            )
             var lines: [String] = []
             for use in uses {
                 let key = try await manager.rotate(use: use, overlap: overlap, logger: logger)
-                lines.append("New \(use.rawValue)-token key \(key.kid); the previous one verifies for \(Int(overlap)) more seconds.")
+                lines.append(
+                    "New \(use.rawValue)-token key \(key.kid) (\(key.algorithm.rawValue)); the previous one verifies for \(Int(overlap)) more seconds."
+                )
             }
             do {
                 try await store.announce([.signingKeysChanged])

@@ -39,5 +39,6 @@ struct Migration: Sendable {
         .appleNotifications,
         .appleEmailRelay,
         .messages,
+        .signingKeyAlgorithm,
     ]
 }

@@ -5,7 +5,7 @@ import Foundation
 /// The client keeps it in its ``TokenStore`` and refreshes it on its own; apps rarely need to read it
 /// (call ``GatehouseClient/validAccessToken()`` or ``GatehouseClient/send(_:)`` instead).
 public struct Session: Codable, Sendable, Equatable {
-    /// The ID token (an RS256 JWT with the user's `sub`, `email` and `name`), for code that wants the claims.
+    /// The ID token (an RS256 JWT, or ES256 with the server's `GATEHOUSE_TOKEN_ALG=ES256`, with the user's `sub`, `email` and `name`), for code that wants the claims.
     public var idToken: String
     /// The access token to send as `Authorization: Bearer …`; it lives `expires_in` seconds.
     public var accessToken: String
