@@ -46,7 +46,7 @@ struct MessagesMigrationTests {
             try await Migrator(backend: store.backend, migrations: Migration.all.filter { $0.version < 18 }).migrate(logger: Self.logger)
             let old = try Self.oldRow("m1", to: "ann@example.com", code: "424242")
             try await store.backend.write { db in try await Self.oldInsert(db, id: "m1", sealed: old.sealed) }
-            #expect(try await store.pendingMigrations() == ["18 messages"])
+            #expect(try await store.pendingMigrations().first == "18 messages", "the schema is the one before 18")
             try await store.migrate(logger: Self.logger)
 
             let row = try #require(try await store.read { try await $0.queuedMessage(id: "m1") })
