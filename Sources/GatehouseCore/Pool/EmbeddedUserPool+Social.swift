@@ -3,12 +3,14 @@ import Logging
 
 extension EmbeddedUserPool {
     enum Resolution: Sendable {
-        case existing(UserRecord)
+        /// A returning user; `changed` when the sign-in updated what their profile shows (the user's
+        /// name or address, a linked identity), so only then is ``DomainEvent/profileChanged(sub:)`` published.
+        case existing(UserRecord, changed: Bool)
         case created(UserRecord, replaced: String?)
 
         var user: UserRecord {
             switch self {
-            case .existing(let user), .created(let user, _): user
+            case .existing(let user, _), .created(let user, _): user
             }
         }
     }
@@ -46,7 +48,7 @@ extension EmbeddedUserPool {
             do {
                 outcome = try await store.write { tx in
                     let resolution = try await resolve(identity, nameHint: hint, start: start, in: tx)
-                    return (resolution, try await record(start, for: resolution.user.id, in: tx))
+                    return (resolution, try await record(start, for: resolution.user, in: tx))
                 }
                 break
             } catch is StoreConflict where attempt < 2 {
@@ -59,9 +61,9 @@ extension EmbeddedUserPool {
         let isNew: Bool
         var changed: [DomainEvent] = []
         switch resolution {
-        case .existing(let existing):
+        case .existing(let existing, let profileChanged):
             isNew = false
-            changed.append(.profileChanged(sub: existing.id))
+            if profileChanged { changed.append(.profileChanged(sub: existing.id)) }
         case .created(let created, let replaced):
             isNew = true
             if let replaced {
@@ -94,6 +96,7 @@ extension EmbeddedUserPool {
         if let (found, current) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject) {
             var link = found
             var user = current
+            var linkChanged = false
             // Apple sends the email only sometimes: keep what we learnt, never forget it. A token with an
             // address also says whether it is Apple's relay (``VerifiedIdentity/relayFlag``).
             let relay = identity.relayFlag
@@ -104,6 +107,7 @@ extension EmbeddedUserPool {
                 link.emailVerified = identity.emailVerified
                 link.isPrivateEmail = relay ?? link.isPrivateEmail
                 try await tx.updateIdentity(link)
+                linkChanged = true
             }
             var changed = false
             if user.name == nil, let name = identity.name ?? nameHint {
@@ -123,7 +127,7 @@ extension EmbeddedUserPool {
                 try await tx.updateUser(user)
                 try await syncProfile(with: user, in: tx)
             }
-            return .existing(user)
+            return .existing(user, changed: changed || linkChanged)
         }
 
         var replaced: String?
@@ -136,7 +140,7 @@ extension EmbeddedUserPool {
                     owner.updatedAt = now
                     try await tx.updateUser(owner)
                 }
-                return .existing(owner)
+                return .existing(owner, changed: true)
             }
             // An unconfirmed sign-up holds the address: it loses to the verified owner.
             try await tx.revokeSessions(userID: owner.id, except: nil, at: now, reason: .accountClaimed)

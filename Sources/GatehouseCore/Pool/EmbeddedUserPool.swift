@@ -117,7 +117,18 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// user gets `user_disabled` and a user with a confirmed second factor `mfa_required` instead
     /// (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
     func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
-        if try await tx.user(id: userID)?.disabledAt != nil {
+        try await record(start, for: userID, disabled: try await tx.user(id: userID)?.disabledAt != nil, in: tx)
+    }
+
+    /// ``record(_:for:in:)`` for a user read in `tx` itself (social sign-in finds its user in the
+    /// transaction that records the session): the disabled flag of that read is the one checked, so the
+    /// row is not read twice.
+    func record(_ start: SessionStart, for user: UserRecord, in tx: any StoreTransaction) async throws -> SessionRecord {
+        try await record(start, for: user.id, disabled: user.disabledAt != nil, in: tx)
+    }
+
+    private func record(_ start: SessionStart, for userID: String, disabled: Bool, in tx: any StoreTransaction) async throws -> SessionRecord {
+        if disabled {
             throw GatehouseError(.userDisabled, "This account is disabled.", cause: "sign-in of disabled user \(userID)")
         }
         try await requireSecondFactor(start, userID: userID, in: tx)

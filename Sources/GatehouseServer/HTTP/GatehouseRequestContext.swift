@@ -8,11 +8,13 @@ public struct GatehouseRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The TCP peer's IP address, if the channel has one.
     public let peerAddress: String?
-    /// The address rate limits use: the peer, or the forwarded client behind a trusted proxy. Set
-    /// by ``RequestContextMiddleware``.
-    public var clientAddress: String = "unknown"
-    /// The request's `User-Agent` header, set by ``RequestContextMiddleware``.
-    public var userAgent: String?
+    /// The request's origin, for rate limits, session lists and the audit log: set once by
+    /// ``RequestContextMiddleware`` (address, `User-Agent` and request id), then only read.
+    public var client: ClientInfo = ClientInfo(address: "unknown")
+    /// The address rate limits use: the peer, or the forwarded client behind a trusted proxy.
+    public var clientAddress: String { client.address }
+    /// The request's `User-Agent` header (cut to ``ClientInfo/maximumUserAgentLength``).
+    public var userAgent: String? { client.userAgent }
     /// The verified caller, set by ``BearerAuthenticator`` on protected routes only (whose handlers
     /// read it, non-optional, from ``AuthenticatedRequestContext``).
     var principal: Principal?
@@ -22,7 +24,4 @@ public struct GatehouseRequestContext: RequestContext {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
-
-    /// The request's origin, for rate limits, session lists and the audit log.
-    public var client: ClientInfo { ClientInfo(address: clientAddress, userAgent: userAgent, requestID: id) }
 }

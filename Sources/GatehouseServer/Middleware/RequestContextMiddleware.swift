@@ -17,9 +17,13 @@ struct RequestContextMiddleware: RouterMiddleware {
         if let callerID = request.headers[.xRequestID].flatMap(Self.acceptableID) {
             context.logger[metadataKey: "hb.request.id"] = .string(callerID)
         }
+        // Built once here: every later reader (the audit origin, the authenticator, the handlers) shares it.
         let requestID = context.id
-        context.clientAddress = Self.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor], trusted: trustedProxies)
-        context.userAgent = request.headers[.userAgent]
+        context.client = ClientInfo(
+            address: Self.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor], trusted: trustedProxies),
+            userAgent: request.headers[.userAgent],
+            requestID: requestID
+        )
         let start = ContinuousClock.now
         var response: Response
         do {
