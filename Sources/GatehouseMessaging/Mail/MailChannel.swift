@@ -5,7 +5,7 @@ import Logging
 
 /// The mail channel of the delivery queue: a queued ``MailRequest`` rendered from its template and
 /// sent through the configured ``MailTransport``.
-public struct MailChannel: DeliveryChannel {
+public struct MailChannel: TransportChannel {
     /// `mail`.
     public let name = "mail"
     let renderer: MailRenderer
@@ -20,8 +20,8 @@ public struct MailChannel: DeliveryChannel {
         self.transport = transport
     }
 
-    /// The transport's name.
-    public var transportName: String { transport.name }
+    /// The transport (its name and shutdown are the channel's).
+    public var messageTransport: any MessageTransport { transport }
 
     /// Decodes the ``MailRequest``.
     /// - Parameters:
@@ -37,7 +37,4 @@ public struct MailChannel: DeliveryChannel {
             try await transport.send(try renderer.render(request, id: id, date: date))
         }
     }
-
-    /// Closes the transport.
-    public func shutdown() async { await transport.shutdown() }
 }
