@@ -9,8 +9,8 @@ Rules (see ARCHITECTURE.md, "House style"):
   * no source file over 400 lines (Sources, Tests, Benchmarks, Clients);
   * no Swift file holding a document or an asset (a multi-line string literal over 40 lines, or a
     run of 200+ base64 characters);
-  * at least 90% of the public declarations of GatehouseCore and the GatehouseClient SDK carry a
-    `///` comment, and a documented function or initialiser names its parameters
+  * at least 90% of the public declarations (`public`, `open` and `package`) of GatehouseCore and the
+    GatehouseClient SDK carry a `///` comment, and a documented function or initialiser names its parameters
     (`- Parameter(s):`), what it returns (`- Returns:`) and what it throws (`- Throws:`).
 """
 import os
@@ -25,7 +25,7 @@ DOCUMENTED_MODULES = ["Sources/GatehouseCore", "Clients/GatehouseClient/Sources/
 
 DECL = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|override|static|class|mutating|convenience|required|indirect)\s+)*"
-    r"(public|open)\s+(?:(?:nonisolated|final|override|static|class|mutating|convenience|required|indirect)\s+)*"
+    r"(public|open|package)\s+(?:(?:nonisolated|final|override|static|class|mutating|convenience|required|indirect)\s+)*"
     r"(func|init|var|let|struct|enum|class|protocol|typealias|actor|subscript|extension)\b"
 )
 BASE64_RUN = re.compile(r"[A-Za-z0-9+/=]{200,}")

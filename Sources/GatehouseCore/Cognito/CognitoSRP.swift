@@ -16,6 +16,7 @@ import GatehouseInfrastructure
 /// depend on them run in constant time, and keys and shared secrets computed here are wiped before
 /// returning. What the caller stores or seals (verifier, b in SECRET_BLOCK) is the caller's to protect.
 package struct CognitoSRP: Sendable {
+    /// Why an SRP computation did not produce a value.
     package enum Failure: Error, Equatable {
         /// No big-number backend (libcrypto missing): answer SRP sign-ins as not available.
         case unavailable
@@ -39,17 +40,20 @@ package struct CognitoSRP: Sendable {
         + "BBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF"
     /// N, 384 bytes.
     package static let prime: [UInt8] = CognitoSRPHex.magnitude(fromHex: primeHex) ?? []
+    /// g = 2.
     package static let generator: [UInt8] = [2]
     /// k = SHA256(0x00 ‖ N ‖ 0x02): pycognito's `hex_hash("00" + N_HEX + "0" + G_HEX)`.
     package static let multiplier: [UInt8] = Array(SHA256.hash(data: CognitoSRPHex.padded(prime) + CognitoSRPHex.padded(generator)))
     /// "Caldera Derived Key" ‖ 0x01 is HKDF's first expand block; `deriveKey` appends the 0x01.
     static let keyInfo = Array("Caldera Derived Key".utf8)
+    /// Bytes of a new user's salt.
     package static let saltByteCount = 16
     /// 256 bits, RFC 5054's minimum for b; Amplify Swift's client uses 256-bit a too.
     package static let privateBByteCount = 32
 
     let arithmetic: any ModularArithmetic
 
+    /// - Parameter arithmetic: The big-number backend the modular exponentiations run on.
     package init(arithmetic: any ModularArithmetic) {
         self.arithmetic = arithmetic
     }

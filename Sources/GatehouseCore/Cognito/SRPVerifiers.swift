@@ -8,6 +8,7 @@ import GatehouseInfrastructure
 /// rolling upgrade), or made for another pool id, does not open and counts as none.
 public struct SRPVerifiers: Sendable {
     let srp: CognitoSRP?
+    /// The pool the verifiers are made for (its name is part of each).
     package let pool: UserPoolID
     let box: SecretBox
     let random: any RandomSource

@@ -5,7 +5,9 @@ import GatehouseInfrastructure
 /// Time-based one-time passwords (RFC 6238 over RFC 4226): HMAC-SHA-1, 6 digits, 30-second steps, what
 /// every authenticator app defaults to.
 package enum TOTP {
+    /// Digits in a code.
     package static let digits = 6
+    /// Seconds in a step.
     package static let period: Int64 = 30
     /// Steps accepted on either side of now (clock skew and a code typed as it turns over).
     package static let window: Int64 = 1

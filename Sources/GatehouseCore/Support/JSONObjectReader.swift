@@ -6,8 +6,11 @@ import GatehouseInfrastructure
 /// Every failure is an `invalid_request` naming the field and what was wrong, never echoing the value.
 /// Unknown members are ignored (the contract says so); strings are limited in length.
 public struct JSONObjectReader: Sendable {
+    /// The object's members, as decoded.
     package let members: [String: JSONValue]
 
+    /// - Parameter value: A decoded request body.
+    /// - Throws: `invalid_request` when the body is not a JSON object.
     package init(_ value: JSONValue) throws(GatehouseError) {
         guard case .object(let members) = value else {
             throw .invalidRequest("The request body must be a JSON object.")
@@ -15,6 +18,7 @@ public struct JSONObjectReader: Sendable {
         self.members = members
     }
 
+    /// - Parameter members: The members of an object already taken apart.
     package init(members: [String: JSONValue]) {
         self.members = members
     }

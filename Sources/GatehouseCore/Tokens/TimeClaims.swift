@@ -7,6 +7,15 @@ struct TimeClaims: Sendable {
     var notBefore: Date?
     var issuedAt: Date?
 
+    /// Reads and checks the time claims.
+    /// - Parameters:
+    ///   - claims: The token's claims.
+    ///   - now: The time to check against.
+    ///   - leeway: Clock skew allowed either way.
+    ///   - context: Names the token in failure messages.
+    ///   - failure: Makes the error thrown for a missing, malformed or out-of-time claim.
+    /// - Throws: What `failure` makes, when `exp` is missing or past, `nbf` is ahead, `iat` is in the
+    ///   future, or a claim is not a number.
     package init(
         _ claims: [String: JSONValue],
         now: Date,

@@ -6,7 +6,7 @@ import Logging
 /// The mail channel of the delivery queue: a queued ``MailRequest`` rendered from its template and
 /// sent through the configured ``MailTransport`` (unless its recipient is an Apple relay address whose
 /// forwarding is off: see ``RelayForwardingCheck``).
-public struct MailChannel: DeliveryChannel {
+public struct MailChannel: TransportChannel {
     /// `mail`.
     public let name = "mail"
     let renderer: MailRenderer
@@ -25,8 +25,8 @@ public struct MailChannel: DeliveryChannel {
         self.relay = relay
     }
 
-    /// The transport's name.
-    public var transportName: String { transport.name }
+    /// The transport (its name and shutdown are the channel's).
+    public var messageTransport: any MessageTransport { transport }
 
     /// Decodes the ``MailRequest``.
     /// - Parameters:
@@ -44,7 +44,4 @@ public struct MailChannel: DeliveryChannel {
             try await transport.send(try renderer.render(request, id: id, date: date))
         }
     }
-
-    /// Closes the transport.
-    public func shutdown() async { await transport.shutdown() }
 }

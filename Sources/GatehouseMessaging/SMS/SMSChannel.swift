@@ -6,7 +6,7 @@ import Mustache
 
 /// The SMS channel of the delivery queue: a queued ``SMSRequest`` rendered as one short text and sent
 /// through the configured ``SMSTransport`` (the outbox or Amazon SNS).
-public struct SMSChannel: DeliveryChannel {
+public struct SMSChannel: TransportChannel {
     /// `sms`.
     public let name = "sms"
     let appName: String
@@ -21,8 +21,8 @@ public struct SMSChannel: DeliveryChannel {
         self.transport = transport
     }
 
-    /// The transport's name.
-    public var transportName: String { transport.name }
+    /// The transport (its name and shutdown are the channel's).
+    public var messageTransport: any MessageTransport { transport }
 
     /// Decodes the ``SMSRequest``.
     /// - Parameters:
@@ -65,7 +65,4 @@ public struct SMSChannel: DeliveryChannel {
         }
         return templates
     }()
-
-    /// Closes the transport.
-    public func shutdown() async { await transport.shutdown() }
 }
