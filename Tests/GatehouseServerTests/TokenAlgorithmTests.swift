@@ -7,7 +7,7 @@ import GatehouseTesting
 import HummingbirdTesting
 import Testing
 
-/// Issue 31 part 5: `GATEHOUSE_TOKEN_ALG=ES256` signs with P-256 keys, published as EC JWKs; switching
+/// `GATEHOUSE_TOKEN_ALG=ES256` signs with P-256 keys, published as EC JWKs; switching
 /// an existing deployment keeps every token signed before verifying, and refresh and `/me` working.
 @Suite("Tokens: ES256 signing keys (GATEHOUSE_TOKEN_ALG)")
 struct TokenAlgorithmTests {
@@ -74,6 +74,29 @@ struct TokenAlgorithmTests {
             let refreshed = try await client.send(.post, "/auth/refresh", json: ["refresh_token": esTokens["refresh_token"] ?? .null])
             #expect(refreshed.status == .ok && Self.header(refreshed.string("access_token"))["alg"] == "RS256")
             #expect(try await Self.jwks(client).count == 6)
+        }
+    }
+
+    /// An instance that switches the algorithm at start-up tells the running ones, which verify the new
+    /// key's tokens at once, not at their next periodic key reload (a minute away; the test never waits one).
+    @Test func aRunningInstanceAcceptsTheSwitchedKeysTokensAtOnce() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let url = TestDatabase.postgres.freshURL().url
+        let running = try await Self.app(.postgres, url: url, .rs256)
+        try await running.router { a in
+            try await CrossInstanceInvalidationTests.waitForListening([running])
+            let switching = try await Self.app(.postgres, url: url, .es256)
+            try await switching.router { b in
+                let access = try await b.signedIn(mailedBy: [running, switching], email: "announce@example.com").string("access_token")
+                #expect(Self.header(access)["alg"] == "ES256")
+                let deadline = Date().addingTimeInterval(10)
+                var status = try await a.send(.get, "/me", bearer: access).status
+                while status != .ok, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                    status = try await a.send(.get, "/me", bearer: access).status
+                }
+                #expect(status == .ok, "the running instance refused the switched key's token")
+            }
         }
     }
 

@@ -43,11 +43,17 @@ public struct SigningKeyManager: Sendable {
     ///     slow); a use without one gets a new key. Ignored when their algorithm is not ``algorithm``.
     ///   - switchOverlap: How long a key of the other algorithm keeps verifying after the switch (the
     ///     longest token lifetime plus verifiers' JWKS cache time).
-    /// - Returns: The published keys, to put in the ``Keyring``.
+    /// - Returns: The published keys, to put in the ``Keyring``, and whether this instance switched a
+    ///   use's active key to ``algorithm`` (running instances must then be told to reload their keys).
     /// - Throws: A store error; AES-GCM's authentication error when a stored key was sealed under
     ///   another master key; `internal_error` for a key of unknown use or algorithm; the key generation's error.
-    public func bootstrap(logger: Logger, initialKeys: [SigningKey] = [], switchOverlap: TimeInterval = 4260) async throws -> Keyring.Snapshot {
+    public func bootstrap(
+        logger: Logger,
+        initialKeys: [SigningKey] = [],
+        switchOverlap: TimeInterval = 4260
+    ) async throws -> (snapshot: Keyring.Snapshot, switched: Bool) {
         var stored = try await secrets.signingKeys()
+        var switched = false
         for use in SigningKey.Use.allCases {
             let active = stored.first { $0.use == use.rawValue && $0.retiredAt == nil }
             if let active, active.algorithm == algorithm.rawValue { continue }
@@ -58,13 +64,14 @@ public struct SigningKeyManager: Sendable {
                 ? try await secrets.addInitialSigningKey(try seal(key))
                 : try await secrets.switchSigningKey(try seal(key), retirePreviousAt: now, expirePreviousAt: now.addingTimeInterval(switchOverlap))
             if result.kid == key.kid {
+                switched = switched || active != nil
                 var metadata: Logger.Metadata = ["kid": .string(key.kid), "use": .string(use.rawValue), "alg": .string(algorithm.rawValue)]
                 if let active { metadata["previous.kid"] = .string(active.kid) }
                 logger.info(active == nil ? "created signing key" : "switched signing key algorithm", metadata: metadata)
             }
             stored = try await secrets.signingKeys()
         }
-        return try Keyring.makeSnapshot(keys: try stored.map(unseal), now: clock.now())
+        return (try Keyring.makeSnapshot(keys: try stored.map(unseal), now: clock.now()), switched)
     }
 
     /// Re-reads the keys (another instance may have rotated them).

@@ -67,8 +67,14 @@ enum Bootstrap {
             random: SystemRandomSource(),
             algorithm: configuration.tokenAlgorithm
         )
-        let snapshot = try await manager.bootstrap(logger: logger, initialKeys: initialSigningKeys, switchOverlap: configuration.signingKeyOverlap)
-        keyring.replace(with: snapshot)
+        let keys = try await manager.bootstrap(logger: logger, initialKeys: initialSigningKeys, switchOverlap: configuration.signingKeyOverlap)
+        keyring.replace(with: keys.snapshot)
+        if keys.switched {
+            // Running instances would otherwise verify the new key's tokens only at their next periodic reload.
+            do { try await store.announce([.signingKeysChanged]) } catch {
+                logger.warning("could not tell running instances about the new signing key", metadata: ["error": "\(error)"])
+            }
+        }
         try await refreshKey.load(secrets: store.secrets, box: box, random: SystemRandomSource())
     }
 }
