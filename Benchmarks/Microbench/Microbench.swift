@@ -27,15 +27,15 @@ struct Microbench {
         let ecKey = try SigningKey.generate(use: .accessToken, kid: "bench-es", now: Date(), algorithm: .es256)
         _ = try Bench.rate("SigningKey.sign ES256 (boringssl), for comparison") { _ = try ecKey.sign(input) }
 
-        section("jws-verify")  // CompactJWS + RS256KeySet; jwt-kit's figures: /work/shared/notes/swift-building-blocks.md §2
+        section("jws-verify")  // CompactJWS + JWSKeySet; jwt-kit's figures: /work/shared/notes/swift-building-blocks.md §2
         let signature = try privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
         let publicKey = privateKey.publicKey
         let raw = Bench.rate("swift-crypto RS256 verify alone") {
             _ = publicKey.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5)
         }
-        let keys = RS256KeySet([.init(kid: "bench", publicKey: publicKey)])
+        let keys = JWSKeySet([.init(kid: "bench", publicKey: publicKey)])
         let token = try CompactJWS.encode(header: ["alg": "RS256", "kid": "bench"], claims: ["sub": "x", "exp": 9_999_999_999]) { try key.sign($0) }
-        let jws = try Bench.rate("CompactJWS parse + RS256KeySet verify") { try keys.verify(try CompactJWS(parsing: token)) }
+        let jws = try Bench.rate("CompactJWS parse + JWSKeySet verify") { try keys.verify(try CompactJWS(parsing: token)) }
         Bench.ratio("jws-verify (share of raw verify)", jws, raw)
 
         section("json-parse")  // StrictJSONParser vs JSONSerialization, a sign-in body

@@ -17,7 +17,7 @@ extension CognitoIdentityProvider {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: bearer) } catch { throw GatehouseError.unauthorized(cause: error.description) }
         guard jws.algorithm == "RS256", let kid = jws.keyID else { throw GatehouseError.unauthorized(cause: "not an RS256 token with a kid") }
-        let keySet: RS256KeySet
+        let keySet: JWSKeySet
         do {
             keySet = try await keys.keys(containing: kid)
         } catch let error as GatehouseError where error.code == .upstreamUnavailable {

@@ -71,15 +71,7 @@ extension CognitoIdentityProvider {
                 let user = CognitoUser(
                     try await call("AdminGetUser", ["UserPoolId": .string(settings.userPoolID), "Username": .string(link.userID)], logger: logger)
                 )
-                let relay = identity.relayFlag
-                if let email = identity.email,
-                    link.email != email || link.emailVerified != identity.emailVerified || (relay != nil && link.isPrivateEmail != relay)
-                {
-                    var changed = link
-                    changed.email = email
-                    changed.emailVerified = identity.emailVerified
-                    changed.isPrivateEmail = relay ?? link.isPrivateEmail
-                    let updated = changed
+                if let updated = link.refreshed(by: identity) {
                     try await store.write { try await $0.updateIdentity(updated) }
                 }
                 if user.name == nil, let name { await setName(name, username: link.userID, logger: logger) }

@@ -40,15 +40,7 @@ struct SQLSecretStore: SecretStore {
     func addInitialSigningKey(_ key: StoredSigningKey) async throws -> StoredSigningKey {
         try await store.writeSQL { db in
             try await Self.insert(key, into: db, ignoringConflict: true)
-            guard
-                let row = try await db.raw(
-                    """
-                    SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
-                    WHERE use = \(bind: key.use) AND retired_at IS NULL
-                    """
-                ).first()
-            else { throw GatehouseError.internalError(cause: "no active signing key after insert") }
-            return try Self.decode(row)
+            return try await Self.activeKey(use: key.use, in: db)
         }
     }
 
@@ -64,15 +56,7 @@ struct SQLSecretStore: SecretStore {
                 """
             ).run()
             try await Self.insert(key, into: db, ignoringConflict: true)
-            guard
-                let row = try await db.raw(
-                    """
-                    SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
-                    WHERE use = \(bind: key.use) AND retired_at IS NULL
-                    """
-                ).first()
-            else { throw GatehouseError.internalError(cause: "no active signing key after the switch") }
-            return try Self.decode(row)
+            return try await Self.activeKey(use: key.use, in: db)
         }
     }
 
@@ -80,6 +64,19 @@ struct SQLSecretStore: SecretStore {
         try await store.writeSQL { db in
             try await db.raw("DELETE FROM gh_signing_keys WHERE expires_at IS NOT NULL AND expires_at < \(bind: now.epochSeconds)").run()
         }
+    }
+
+    /// The active key of `use`, which an insert just made or found (whichever instance won).
+    static func activeKey(use: String, in db: any SQLDatabase) async throws -> StoredSigningKey {
+        guard
+            let row = try await db.raw(
+                """
+                SELECT kid, use, alg, sealed_private_key, created_at, retired_at, expires_at FROM gh_signing_keys
+                WHERE use = \(bind: use) AND retired_at IS NULL
+                """
+            ).first()
+        else { throw GatehouseError.internalError(cause: "no active \(use) signing key after the insert") }
+        return try Self.decode(row)
     }
 
     static func insert(_ key: StoredSigningKey, into db: any SQLDatabase, ignoringConflict: Bool) async throws {

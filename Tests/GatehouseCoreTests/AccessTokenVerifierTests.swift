@@ -157,7 +157,7 @@ struct AccessTokenVerifierTests {
 
     @Test func publishesBothKeysInTheJWKS() throws {
         let jwks = try StrictJSONParser().parse(keyring.snapshot.jwks)
-        let keys = try RS256KeySet.parseJWKS(keyring.snapshot.jwks)
+        let keys = try JWSKeySet.parseJWKS(keyring.snapshot.jwks)
         #expect(keys.contains(kid: "test-id-1") && keys.contains(kid: "test-access-1"))
         guard case .object(let doc) = jwks, case .array(let entries)? = doc["keys"] else {
             Issue.record("bad JWKS")

@@ -20,7 +20,7 @@ struct ES256SigningKeyTests {
         let token = try TokenService.sign(Array(#"{"sub":"a"}"#.utf8), with: key)
         let jws = try CompactJWS(parsing: token)
         #expect(jws.algorithm == "ES256" && jws.keyID == "access-es" && jws.signature.count == 64)
-        try RS256KeySet([key.verificationKey]).verify(jws)
+        try JWSKeySet([key.verificationKey]).verify(jws)
         let loaded = try SigningKey.load(
             der: key.derRepresentation,
             algorithm: .es256,
@@ -30,7 +30,7 @@ struct ES256SigningKeyTests {
             retiredAt: nil,
             expiresAt: nil
         )
-        try RS256KeySet([loaded.verificationKey]).verify(try CompactJWS(parsing: try TokenService.sign(Array("{}".utf8), with: loaded)))
+        try JWSKeySet([loaded.verificationKey]).verify(try CompactJWS(parsing: try TokenService.sign(Array("{}".utf8), with: loaded)))
         #expect(throws: (any Error).self) {
             _ = try SigningKey.load(
                 der: key.derRepresentation,
@@ -52,25 +52,25 @@ struct ES256SigningKeyTests {
         let jwk = try #require(entries.first { $0["kid"] == "access-es" })
         #expect(jwk["kty"] == "EC" && jwk["crv"] == "P-256" && jwk["alg"] == "ES256" && jwk["use"] == "sig" && jwk["d"] == nil)
         #expect(ring.snapshot.accessSigner.kid == "access-es", "the newest unretired key signs")
-        let ours = try RS256KeySet.parseJWKS(ring.snapshot.jwks, acceptingES256: true)
+        let ours = try JWSKeySet.parseJWKS(ring.snapshot.jwks, acceptingES256: true)
         #expect(ours.contains(kid: "access-es") && ours.contains(kid: "test-access-1"))
         let token = try TokenService.sign(Array("{}".utf8), with: ec)
         try ours.verify(try CompactJWS(parsing: token))
-        #expect(!(try RS256KeySet.parseJWKS(ring.snapshot.jwks)).contains(kid: "access-es"), "another issuer's set is read RSA-only")
+        #expect(!(try JWSKeySet.parseJWKS(ring.snapshot.jwks)).contains(kid: "access-es"), "another issuer's set is read RSA-only")
     }
 
     @Test func eachKeyVerifiesOnlyItsOwnAlgorithm() throws {
         let ec = try SigningKey.generate(use: .accessToken, kid: "ec", now: now, algorithm: .es256)
-        let keys = RS256KeySet([ec.verificationKey, FixedKeys.accessKey.verificationKey])
+        let keys = JWSKeySet([ec.verificationKey, FixedKeys.accessKey.verificationKey])
         let ecToken = try TokenService.sign(Array("{}".utf8), with: ec)
         let rsaToken = try TokenService.sign(Array("{}".utf8), with: FixedKeys.accessKey)
         let parts = { (token: String) in token.split(separator: ".").map(String.init) }
         func header(_ alg: String, _ kid: String) -> String { Base64URL.encode(Array(#"{"alg":"\#(alg)","kid":"\#(kid)"}"#.utf8)) }
-        func refused(_ token: String) -> RS256KeySet.Failure? {
+        func refused(_ token: String) -> JWSKeySet.Failure? {
             do {
                 try keys.verify(try CompactJWS(parsing: token))
                 return nil
-            } catch let failure as RS256KeySet.Failure {
+            } catch let failure as JWSKeySet.Failure {
                 return failure
             } catch {
                 return .badSignature

@@ -6,7 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-/// Apple's email relay flag (issue 30): Apple sign-in writes `is_private_email`, `email-disabled` and
+/// Apple's email relay flag: Apple sign-in writes `is_private_email`, `email-disabled` and
 /// `email-enabled` turn forwarding off and on, `GET /me` shows both, and mail to a relay address whose
 /// forwarding is off is dead-lettered at once instead of sent.
 @Suite("Apple email relay")

@@ -41,7 +41,7 @@ struct ProfileAndOperationsRoutesTests {
         try await app.router { client in
             let jwks = try await client.send(.get, "/.well-known/jwks.json")
             #expect(jwks.status == .ok && jwks.headers[.cacheControl] == "public, max-age=600")
-            let keys = try RS256KeySet.parseJWKS(Array(jwks.bodyText.utf8))
+            let keys = try JWSKeySet.parseJWKS(Array(jwks.bodyText.utf8))
             #expect(keys.keys.count == 2)
             let tokens = try await client.signedIn(app)
             for token in [tokens.string("id_token"), tokens.string("access_token")] {

@@ -3,7 +3,7 @@ import GatehouseMessaging
 import GatehouseTesting
 import Testing
 
-/// Issue 30: webhook events queued before a `kill -9` are all delivered after the restart, each signed
+/// Webhook events queued before a `kill -9` are all delivered after the restart, each signed
 /// (verified by the Standard Webhooks reference library) and with the `webhook-id` it had before the
 /// crash: at-least-once, nothing lost.
 @Suite("Webhooks: nothing lost across a crash")

@@ -71,4 +71,20 @@ extension IdentityRecord {
             isPrivateEmail: identity.relayFlag
         )
     }
+
+    /// This link updated with what a later sign-in's token says, or `nil` when it says nothing new. Apple
+    /// sends the address only sometimes: a token without one changes nothing, so what was learnt is kept.
+    /// A token with an address also says whether it is Apple's relay (``VerifiedIdentity/relayFlag``).
+    /// - Parameter identity: The same provider identity, verified again.
+    /// - Returns: The changed link, to write, or `nil`.
+    public func refreshed(by identity: VerifiedIdentity) -> IdentityRecord? {
+        guard let email = identity.email else { return nil }
+        let relay = identity.relayFlag
+        guard email != self.email || identity.emailVerified != emailVerified || (relay != nil && relay != isPrivateEmail) else { return nil }
+        var changed = self
+        changed.email = email
+        changed.emailVerified = identity.emailVerified
+        changed.isPrivateEmail = relay ?? isPrivateEmail
+        return changed
+    }
 }

@@ -94,21 +94,9 @@ extension EmbeddedUserPool {
         // such an address links, replaces an unconfirmed sign-up, or becomes an account's unique key.
         let verifiedEmailKey = { identity.emailAuthoritative ? identity.email.flatMap { try? EmailAddress($0) }?.key : nil }
         if let (found, current) = try await tx.identityWithUser(provider: identity.provider.rawValue, subject: identity.subject) {
-            var link = found
             var user = current
-            var linkChanged = false
-            // Apple sends the email only sometimes: keep what we learnt, never forget it. A token with an
-            // address also says whether it is Apple's relay (``VerifiedIdentity/relayFlag``).
-            let relay = identity.relayFlag
-            if let email = identity.email,
-                link.email != email || link.emailVerified != identity.emailVerified || (relay != nil && link.isPrivateEmail != relay)
-            {
-                link.email = email
-                link.emailVerified = identity.emailVerified
-                link.isPrivateEmail = relay ?? link.isPrivateEmail
-                try await tx.updateIdentity(link)
-                linkChanged = true
-            }
+            let refreshedLink = found.refreshed(by: identity)
+            if let refreshedLink { try await tx.updateIdentity(refreshedLink) }
             var changed = false
             if user.name == nil, let name = identity.name ?? nameHint {
                 user.name = name
@@ -127,7 +115,7 @@ extension EmbeddedUserPool {
                 try await tx.updateUser(user)
                 try await syncProfile(with: user, in: tx)
             }
-            return .existing(user, changed: changed || linkChanged)
+            return .existing(user, changed: changed || refreshedLink != nil)
         }
 
         var replaced: String?

@@ -20,12 +20,12 @@ public final class RemoteKeySet: Sendable {
     let logger: Logger
 
     struct State {
-        var keys: RS256KeySet?
+        var keys: JWSKeySet?
         var expiresAt = Date.distantPast
         var lastFetchAttempt: Date?
         /// The last refetch an unknown `kid` caused; those are rate-limited.
         var lastUnknownKidRefetch: Date?
-        var inFlight: Task<RS256KeySet, any Error>?
+        var inFlight: Task<JWSKeySet, any Error>?
         var lastFailure: Date?
         var fetchCount = 0
     }
@@ -67,7 +67,7 @@ public final class RemoteKeySet: Sendable {
     ///   refetch limits); the last good set when a fetch fails.
     /// - Throws: `upstream_unavailable` only when there is no set cached and the fetch fails (or failed
     ///   less than 5 s ago).
-    package func keys(containing kid: String) async throws -> RS256KeySet {
+    package func keys(containing kid: String) async throws -> JWSKeySet {
         let now = clock.now()
         let (cached, fresh, sinceAttempt, sinceUnknownKid) = state.withLock { s in
             (
@@ -99,8 +99,8 @@ public final class RemoteKeySet: Sendable {
     /// - Returns: The fetched set.
     /// - Throws: `upstream_unavailable` when the issuer cannot be reached, or sends no valid RSA keys.
     @discardableResult
-    package func refresh() async throws -> RS256KeySet {
-        let task: Task<RS256KeySet, any Error> = state.withLock { s in
+    package func refresh() async throws -> JWSKeySet {
+        let task: Task<JWSKeySet, any Error> = state.withLock { s in
             if let running = s.inFlight { return running }
             s.lastFetchAttempt = clock.now()
             s.fetchCount += 1
@@ -125,7 +125,7 @@ public final class RemoteKeySet: Sendable {
         }
     }
 
-    private func fetch() async throws -> RS256KeySet {
+    private func fetch() async throws -> JWSKeySet {
         let fetched: (body: [UInt8], maxAge: TimeInterval?)
         do {
             fetched = try await source.fetchJWKS(from: url)
@@ -136,9 +136,9 @@ public final class RemoteKeySet: Sendable {
             )
             throw GatehouseError.upstreamUnavailable(cause: "\(issuerName) JWKS: \(error)")
         }
-        let keys: RS256KeySet
+        let keys: JWSKeySet
         do {
-            keys = try RS256KeySet.parseJWKS(fetched.body)
+            keys = try JWSKeySet.parseJWKS(fetched.body)
         } catch {
             throw GatehouseError.upstreamUnavailable(cause: "\(issuerName) JWKS is not a valid key set: \(error)")
         }

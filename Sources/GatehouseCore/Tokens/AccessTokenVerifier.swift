@@ -3,7 +3,8 @@ import GatehouseInfrastructure
 
 /// Verifies Cognito-shaped access tokens: ours (embedded pool) and Cognito's own.
 ///
-/// Rules (SECURITY.md): compact form, RS256 with a `kid` of the access-token key set, `iss` exact,
+/// Rules (SECURITY.md): compact form, a `kid` of the access-token key set and exactly that key's
+/// algorithm (RS256, or ES256 for our own P-256 keys), `iss` exact,
 /// `token_use == "access"`, `client_id` one of ours, no `aud`, `exp`/`nbf`/`iat` within the leeway.
 /// Every failure is the same `unauthorized` error; the reason travels in `cause` for the log only.
 public struct AccessTokenVerifier: Sendable {
@@ -40,7 +41,7 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    package func verify(_ token: String, keys: RS256KeySet, idKeys: RS256KeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ token: String, keys: JWSKeySet, idKeys: JWSKeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: token) } catch { throw .unauthorized(cause: error.description) }
         return try verify(jws, keys: keys, idKeys: idKeys, now: now)
@@ -53,7 +54,7 @@ public struct AccessTokenVerifier: Sendable {
     ///   - now: The time `exp`, `nbf` and `iat` are checked against.
     /// - Returns: The verified claims.
     /// - Throws: `unauthorized` on any failure; the reason is only in `cause`, for the log.
-    package func verify(_ jws: CompactJWS, keys: RS256KeySet, idKeys: RS256KeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
+    package func verify(_ jws: CompactJWS, keys: JWSKeySet, idKeys: JWSKeySet? = nil, now: Date) throws(GatehouseError) -> VerifiedAccessToken {
         // An ID token is checked against the ID-token keys (where they are separate), so neither kind of
         // token is ever accepted under the other kind's key.
         let isIDToken = acceptIDTokens && jws.claims["token_use"]?.stringValue == "id"

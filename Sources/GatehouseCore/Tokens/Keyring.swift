@@ -12,9 +12,9 @@ public final class Keyring: Sendable {
         /// Signs new access tokens: the newest unretired access-token key.
         public var accessSigner: SigningKey
         /// Every published ID-token key (current and not-yet-expired previous ones).
-        package var idKeys: RS256KeySet
+        package var idKeys: JWSKeySet
         /// Every published access-token key.
-        package var accessKeys: RS256KeySet
+        package var accessKeys: JWSKeySet
         /// The JWKS document, serialised once per change.
         public var jwks: [UInt8]
     }
@@ -66,8 +66,8 @@ public final class Keyring: Sendable {
         return Snapshot(
             idSigner: try signer(.idToken),
             accessSigner: try signer(.accessToken),
-            idKeys: RS256KeySet(idKeys.map(\.verificationKey)),
-            accessKeys: RS256KeySet(accessKeys.map(\.verificationKey)),
+            idKeys: JWSKeySet(idKeys.map(\.verificationKey)),
+            accessKeys: JWSKeySet(accessKeys.map(\.verificationKey)),
             jwks: jwks.serialized()
         )
     }

@@ -155,10 +155,10 @@ public struct SigningKey: Sendable {
     }
 
     /// The public half as a verifier holds it, pinned to this key's algorithm.
-    package var verificationKey: RS256KeySet.Key {
+    package var verificationKey: JWSKeySet.Key {
         switch material {
-        case .rsa(let key, _): RS256KeySet.Key(kid: kid, publicKey: key.publicKey)
-        case .p256(let key): RS256KeySet.Key(kid: kid, p256: key.publicKey)
+        case .rsa(let key, _): JWSKeySet.Key(kid: kid, publicKey: key.publicKey)
+        case .p256(let key): JWSKeySet.Key(kid: kid, p256: key.publicKey)
         }
     }
 

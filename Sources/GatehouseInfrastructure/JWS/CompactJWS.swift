@@ -3,12 +3,12 @@ import Foundation
 /// A JWS in compact serialisation, parsed strictly (RFC 7515, RFC 8725):
 /// three base64url segments, header and payload JSON objects without duplicate members, a size cap,
 /// and no header that asks the verifier to fetch or trust anything (`jku`, `x5u`, `jwk`, `x5c`) or
-/// to understand extensions (`crit`). Parsing checks form only; ``RS256KeySet`` checks the signature.
+/// to understand extensions (`crit`). Parsing checks form only; ``JWSKeySet`` checks the signature.
 ///
 /// Kept over jwt-kit 5.8.0: parsing and verifying here runs at 0.81x a bare swift-crypto RS256 verify
 /// (Benchmarks/Microbench `jws-verify`), where jwt-kit's measured 0.52x (its key collection is an
 /// actor), and jwt-kit verifies a token with an
-/// unknown `kid` against its default key, which ``RS256KeySet`` never does.
+/// unknown `kid` against its default key, which ``JWSKeySet`` never does.
 package struct CompactJWS: Sendable {
     package struct Malformed: Error, Sendable, CustomStringConvertible {
         package let reason: String

@@ -9,7 +9,7 @@ import _CryptoExtras
 /// key's algorithm: `none`, HS*, and an RSA key offered as an HMAC secret or an EC key's token relabelled
 /// RS256 (key confusion) are refused. There is no default key and no fallback to another issuer's keys
 /// (jwt-kit's default-key fallback is the trap this avoids). Kept with ``CompactJWS`` (Benchmarks/Microbench `jws-verify`).
-package struct RS256KeySet: Sendable {
+package struct JWSKeySet: Sendable {
     package struct Key: Sendable {
         /// A public key and so the one algorithm it verifies.
         package enum Material: Sendable {
@@ -101,7 +101,7 @@ package struct RS256KeySet: Sendable {
     /// algorithm or use is left out, as is anything that is not an RSA key of at least 2048 bits.
     /// With `acceptingES256` (our own JWKS, read back by tests and tools), P-256 keys declared ES256 too;
     /// other issuers' sets (Google, Apple, Cognito) are read RSA-only.
-    package static func parseJWKS(_ data: some Collection<UInt8>, acceptingES256: Bool = false) throws -> RS256KeySet {
+    package static func parseJWKS(_ data: some Collection<UInt8>, acceptingES256: Bool = false) throws -> JWSKeySet {
         let value = try StrictJSONParser(maxDepth: 8).parse(data)
         guard case .object(let document) = value, case .array(let entries)? = document["keys"] else {
             throw MalformedJWKS()
@@ -122,7 +122,7 @@ package struct RS256KeySet: Sendable {
             guard let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e), publicKey.keySizeInBits >= 2048 else { continue }
             keys.append(Key(kid: kid, publicKey: publicKey))
         }
-        return RS256KeySet(keys)
+        return JWSKeySet(keys)
     }
 
     /// A JWK that is a P-256 signing key for ES256 with a `kid`, or `nil`.

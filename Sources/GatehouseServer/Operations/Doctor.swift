@@ -281,7 +281,7 @@ public enum Doctor {
     static func jwksFinding(_ url: String, upstream: UpstreamHTTPClient) async -> DoctorFinding {
         do {
             let reply = try await upstream.send(HTTPClientRequest(url: url), timeout: .seconds(5))
-            let keys = reply.status == 200 ? (try? RS256KeySet.parseJWKS(reply.body)) : nil
+            let keys = reply.status == 200 ? (try? JWSKeySet.parseJWKS(reply.body)) : nil
             if let keys, !keys.isEmpty { return .ok("cognito.jwks", "The pool's key set (\(keys.keys.count) keys) is reachable.") }
             return .problem(
                 "cognito.jwks",
