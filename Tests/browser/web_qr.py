@@ -135,13 +135,25 @@ def screenshot_of(element):
     return cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST)
 
 
+def readings(image):
+    """The screenshot as the decoder may read it best: as taken, binarised (a module drawn across a pixel
+    boundary is anti-aliased grey), and each framed in white, at two more scales."""
+    _, binary = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for candidate in (image, binary):
+        framed = cv2.copyMakeBorder(candidate, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+        yield framed
+        for scale in (0.5, 1.5):
+            yield cv2.resize(framed, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+
+
 def decode_element(element, attempts=5):
     """Reads the QR code on screen; a screenshot taken mid-layout (the section scrolling into view, a busy machine)
-    can miss it, so a few fresh screenshots are taken before giving up."""
+    can miss it, so a few fresh screenshots are taken, each read a few ways, before giving up."""
     for attempt in range(attempts):
-        text = decode_image(screenshot_of(element))
-        if text:
-            return text
+        for image in readings(screenshot_of(element)):
+            text = decode_image(image)
+            if text:
+                return text
         time.sleep(0.3)
     return None
 
