@@ -152,6 +152,14 @@ public final class DeliveryDispatcher: Sendable {
         }
     }
 
+    /// Hands `message` back to the queue, due now and with its attempts unchanged: it was not this
+    /// instance's to send (no channel here) or the send was cut off by shutdown, not refused.
+    private func release(_ message: QueuedMessage, lease: String, at now: Date, reason: String) async {
+        await record("release") {
+            try await $0.rescheduleMessage(id: message.id, lease: lease, attempts: message.attempts, nextAttemptAt: now, at: now, error: reason)
+        }
+    }
+
     private func attempt(_ message: QueuedMessage, lease: String) async {
         let now = clock.now()
         let attempts = message.attempts + 1
@@ -161,16 +169,7 @@ public final class DeliveryDispatcher: Sendable {
         ]
         guard let channel = channels[message.channel] else {
             // Not claimed by channel (see claim); kept for the instance that has the channel.
-            await record("release") {
-                try await $0.rescheduleMessage(
-                    id: message.id,
-                    lease: lease,
-                    attempts: message.attempts,
-                    nextAttemptAt: now,
-                    at: now,
-                    error: "no sender here"
-                )
-            }
+            await release(message, lease: lease, at: now, reason: "no sender here")
             return
         }
         let delivery: QueuedDelivery
@@ -193,16 +192,7 @@ public final class DeliveryDispatcher: Sendable {
             if Task.isCancelled {
                 // Shutting down mid-send: not the message's fault. Release it for the next start.
                 logger.info("\(message.channel) delivery interrupted by shutdown; it stays queued", metadata: metadata)
-                await record("release") {
-                    try await $0.rescheduleMessage(
-                        id: message.id,
-                        lease: lease,
-                        attempts: message.attempts,
-                        nextAttemptAt: now,
-                        at: now,
-                        error: "interrupted"
-                    )
-                }
+                await release(message, lease: lease, at: now, reason: "interrupted")
                 return
             }
             let failure = error as? DeliveryError ?? DeliveryError(.transient, "\(type(of: error)): \(error)")
