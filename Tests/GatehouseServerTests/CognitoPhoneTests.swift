@@ -7,7 +7,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-/// Phone sign-in is not offered on Cognito (README, "Seed 003"): every phone call answers 403
+/// Phone sign-in is not offered on Cognito (docs/phone-sign-in.md, "On Cognito"): every phone call answers 403
 /// `provider_disabled` saying so, before any input is checked, any quota used or any text sent.
 @Suite(
     "Cognito (moto): phone sign-in is not offered",

@@ -16,7 +16,7 @@ What the layer adds (see ../shared/notes/moto-cognito.md for moto's gaps):
   - test-only hooks: /_shim/set-status (POST {"username", "status"}) puts a user in any status,
     including those the API cannot reach (ARCHIVED, COMPROMISED, EXTERNAL_PROVIDER); /_shim/calls
     lists every operation called with a Username ({operation, username}), in order.
-Everything else goes to moto unchanged. It provisions two pools: one set up as the README says, one
+Everything else goes to moto unchanged. It provisions two pools: one set up as docs/cognito.md says, one
 deliberately misconfigured for `gatehouse doctor`.
 """
 import base64

@@ -82,7 +82,7 @@ final class Fleet: @unchecked Sendable {
         self.balancer = balancer
     }
 
-    /// One deployment's settings, the same on every instance (README, "Several instances").
+    /// One deployment's settings, the same on every instance (docs/several-instances.md).
     static func environment(postgres: PrivatePostgres, issuer: FakeIssuer) -> [String: String] {
         [
             "GATEHOUSE_DATABASE_URL": postgres.url(schema: schema, options: "&pool_size=8&acquire_timeout=2&query_timeout=4"),

@@ -3,7 +3,7 @@ import GatehouseTesting
 
 /// Debian's nginx as a round-robin load balancer on a loopback port in front of `upstreams`: a child
 /// process with its own configuration in a temporary directory. Each answer names the instance that
-/// served it in `X-Upstream`. It appends the peer to `X-Forwarded-For` (the README's edge example
+/// served it in `X-Upstream`. It appends the peer to `X-Forwarded-For` (docs/several-instances.md's edge example
 /// replaces it), so a test can play many clients from one machine.
 final class NginxBalancer: @unchecked Sendable {
     let port: Int
