@@ -135,12 +135,19 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         clock: clock,
         random: random
     )
-    let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
+    let passwords = PasswordAuthentication(
+        strategy: provider,
+        sessions: identity.sessions,
+        limiter: limiter,
+        events: signInEvents,
+        domainEvents: domainEvents
+    )
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
     let accounts = Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
     let passkeys = Passkeys(
         settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
         strategy: provider as? any PasskeyStrategy,
+        sessions: identity.sessions,
         store: store,
         box: box,
         clock: clock,
@@ -173,6 +180,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         passkeys: passkeys,
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
+            sessions: identity.sessions,
             store: store,
             box: box,
             clock: clock,
