@@ -46,7 +46,6 @@ struct IdentityProviderParts {
                 box: box,
                 clock: clock,
                 random: random,
-                liveness: liveness,
                 refreshKey: refreshKey,
                 appleVault: social.vault,
                 srpVerifiers: srpVerifiers,
@@ -95,7 +94,6 @@ struct IdentityProviderParts {
                 box: box,
                 clock: clock,
                 random: random,
-                liveness: liveness,
                 keys: RemoteKeySet(
                     issuerName: "cognito",
                     url: settings.jwksURL,

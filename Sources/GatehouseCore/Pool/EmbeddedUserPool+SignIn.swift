@@ -26,7 +26,9 @@ extension EmbeddedUserPool {
             throw GatehouseError.invalidCredentials
         }
         guard user.confirmed else { throw GatehouseError.userNotConfirmed }
-        return .subject(VerifiedSubject(user: try await upgradingHash(of: user, password: password, client: client, logger: logger), method: "password"))
+        return .subject(
+            VerifiedSubject(user: try await upgradingHash(of: user, password: password, client: client, logger: logger), method: "password")
+        )
     }
 
     /// Upgrades a hash made with weaker parameters, and makes the SRP verifier of a password that has none.
@@ -88,7 +90,15 @@ extension EmbeddedUserPool {
         switch outcome {
         case .rotated(let user, let session, let successor):
             let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil, extra: extra)
-            return .issued(AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn))
+            return .issued(
+                AuthTokens(
+                    idToken: issued.idToken,
+                    accessToken: issued.accessToken,
+                    refreshToken: successor,
+                    expiresIn: issued.expiresIn,
+                    issuedTo: issued.principal
+                )
+            )
         case .reused(let sessionID):
             logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
             return .refused(ended: [.sessionsEnded(ids: [sessionID])])

@@ -22,8 +22,6 @@ public struct EmbeddedUserPool: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
-    let liveness: CachedSessionLiveness
     /// The server-held secret refresh-token successors are derived with.
     let refreshKey: RefreshSuccessorKey
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
@@ -45,7 +43,6 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - box: Keyed hashes and sealing.
     ///   - clock: The time source.
     ///   - random: Ids, codes and refresh tokens.
-    ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - refreshKey: The secret refresh-token successors are derived with.
     ///   - appleVault: Set when Apple credentials are configured.
     ///   - srpVerifiers: Makes the SRP verifier of each password set or used; `nil` makes none.
@@ -59,7 +56,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
-        liveness: CachedSessionLiveness,
         refreshKey: RefreshSuccessorKey,
         appleVault: AppleTokenVault? = nil,
         srpVerifiers: SRPVerifiers? = nil,
@@ -73,7 +69,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.liveness = liveness
         self.refreshKey = refreshKey
         self.appleVault = appleVault
         self.srpVerifiers = srpVerifiers

@@ -171,7 +171,8 @@ public struct SessionIssuer: Sendable {
             refreshToken: start.refreshToken,
             expiresIn: issued.expiresIn,
             isNewUser: isNewUser,
-            sessionID: session.id
+            sessionID: session.id,
+            issuedTo: issued.principal
         )
     }
 }
