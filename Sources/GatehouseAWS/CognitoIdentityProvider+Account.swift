@@ -3,17 +3,16 @@ import GatehouseCore
 import GatehouseInfrastructure
 import Logging
 
-/// Bearer authentication with Cognito's access tokens, the just-in-time profile's seed, account
+/// The check of Cognito's access tokens, the just-in-time profile's seed, account
 /// deletion and readiness.
 extension CognitoIdentityProvider {
     /// Verifies a Cognito access token against the pool's key set (RS256, exact issuer,
-    /// `token_use == access`, our app client, times), then that its session still counts here.
-    /// - Parameters:
-    ///   - bearer: The access token.
-    ///   - logger: The request's logger.
-    /// - Returns: The caller.
+    /// `token_use == access`, our app client, times); its session's liveness is read under the
+    /// session id and the token's issue time (a cut-off ends tokens issued before it).
+    /// - Parameter bearer: The access token.
+    /// - Returns: The checked claims and their session.
     /// - Throws: `unauthorized`, or `upstream_unavailable` when the key set cannot be fetched.
-    public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
+    public func verifyBearer(_ bearer: String) async throws -> VerifiedBearer {
         let jws: CompactJWS
         do { jws = try CompactJWS(parsing: bearer) } catch { throw GatehouseError.unauthorized(cause: error.description) }
         guard jws.algorithm == "RS256", let kid = jws.keyID else { throw GatehouseError.unauthorized(cause: "not an RS256 token with a kid") }
@@ -27,18 +26,10 @@ extension CognitoIdentityProvider {
         }
         let claims = try verifier.verify(jws, keys: keySet, now: clock.now())
         let sessionID = claims.originJTI ?? "jti:" + (claims.jti ?? "unknown")
-        let key = CognitoSessionLiveness.key(sessionID: sessionID, issuedAt: claims.issuedAt)
-        guard try await liveness.isLive(sessionID: key, sub: claims.sub) else {
-            throw GatehouseError.unauthorized(cause: "session ended or user deleted")
-        }
-        return Principal(
-            sub: claims.sub,
-            username: claims.username,
+        return VerifiedBearer(
+            claims: claims,
             sessionID: sessionID,
-            clientID: claims.clientID,
-            scope: claims.scope,
-            accessToken: bearer,
-            viaIDToken: claims.isIDToken
+            livenessKey: CognitoSessionLiveness.key(sessionID: sessionID, issuedAt: claims.issuedAt)
         )
     }
 
@@ -78,16 +69,14 @@ extension CognitoIdentityProvider {
         throw GatehouseError(.unauthorized, "\(action) needs the access token, not the ID token.", cause: "ID token as bearer")
     }
 
-    /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission),
-    /// then everything of theirs here in one transaction (with the cut-off that ends their tokens here
-    /// and their Apple tokens queued for revocation). If Cognito cannot be reached nothing changes and
-    /// the client can retry.
+    /// Deletes the Cognito user (DeleteUser with the caller's token, which needs no IAM permission)
+    /// before anything changes here; if Cognito cannot be reached nothing changes and the client can retry.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - logger: The request's logger.
-    /// - Returns: The queued Apple revocations.
-    /// - Throws: An upstream or store error.
-    public func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] {
+    /// - Returns: `true`: the user is gone at Cognito.
+    /// - Throws: An upstream error.
+    public func deleteUpstreamAccount(principal: Principal, logger: Logger) async throws -> Bool {
         do {
             _ = try await call("DeleteUser", ["AccessToken": .string(principal.accessToken)], logger: logger)
         } catch let error as CognitoError where error.code == "UserNotFoundException" {
@@ -109,24 +98,20 @@ extension CognitoIdentityProvider {
         } catch let error as CognitoError {
             throw error.gatehouseError()
         }
-        let sub = principal.sub
-        let deletion = AccountDeletion(appleVault: appleVault)
+        return true
+    }
+
+    /// The cut-off that ends the user's tokens here (Cognito's tokens outlive the user by up to an
+    /// hour) and the user's Cognito password verifier, in the deletion's transaction.
+    /// - Parameters:
+    ///   - sub: The user.
+    ///   - origin: Who deletes, from where.
+    ///   - tx: The deletion's transaction.
+    /// - Throws: A store error.
+    public func removeAccountRecords(of sub: String, origin: AuditOrigin, in tx: any StoreTransaction) async throws {
         let now = clock.now()
-        let queued: [String]
-        do {
-            queued = try await store.write { tx in
-                try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
-                try await tx.deleteCognitoPassword(sub: sub)
-                return try await deletion.removeLocalRecords(of: sub, in: tx)
-            }
-        } catch {
-            logger.critical(
-                "the Cognito user was deleted but its local records were not",
-                metadata: ["user.sub": .string(sub), "error": .string(String(describing: error))]
-            )
-            throw error
-        }
-        return queued
+        try await tx.recordSubjectRevocation(sub: sub, revokedBefore: now, deletedAt: now)
+        try await tx.deleteCognitoPassword(sub: sub)
     }
 
     /// Names stay where they are on Cognito: the profile row holds the app's copy (which is what

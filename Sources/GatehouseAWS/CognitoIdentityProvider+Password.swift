@@ -7,25 +7,17 @@ import Logging
 /// refresh flows, sign-out and the password operations, with Cognito's errors mapped to the
 /// contract's codes (``PasswordAuthentication`` puts Gatehouse's own rate limits in front). The pool uses the email as the username.
 extension CognitoIdentityProvider {
-    /// SignUp; a taken address answers like a new one.
+    /// SignUp; a taken address answers like a new one. Cognito sends its mail either way, so both are
+    /// ``SignUpOutcome/created(_:)`` (the address's mail quota is drawn on for both, as for a code).
     /// - Parameters:
     ///   - email: The address (the pool's username).
     ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
     ///   - name: The display name, checked.
-    ///   - claimAddressMail: Draws on the address's mail quota (Cognito sends the mail either way).
     ///   - client: Who asks.
     ///   - logger: The request's logger.
     /// - Returns: The sign-up answer.
     /// - Throws: `invalid_request`, an upstream error.
-    public func signUp(
-        email: EmailAddress,
-        password: String,
-        name: String?,
-        claimAddressMail: @Sendable () async throws -> Bool,
-        client: ClientInfo,
-        logger: Logger
-    ) async throws -> SignUpResult {
-        _ = try await claimAddressMail()
+    public func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpOutcome {
         var attributes: [JSONValue] = [["Name": "email", "Value": .string(email.value)]]
         if let name { attributes.append(["Name": "name", "Value": .string(name)]) }
         do {
@@ -39,19 +31,28 @@ extension CognitoIdentityProvider {
             )
             let sub = output["UserSub"]?.stringValue ?? random.uuid()
             logger.info("signed up", metadata: ["user.sub": .string(sub)])
-            return SignUpResult(
-                userSub: sub,
-                userConfirmed: output["UserConfirmed"] == .bool(true),
-                codeDelivery: CodeDelivery(destination: email.masked)
+            return .created(
+                SignUpResult(
+                    userSub: sub,
+                    userConfirmed: output["UserConfirmed"] == .bool(true),
+                    codeDelivery: CodeDelivery(destination: email.masked)
+                )
             )
         } catch let error as CognitoError where error.code == "UsernameExistsException" || error.code == "AliasExistsException" {
             // The same answer as for a new address: who has an account is nobody's business.
             logger.info("sign-up for an address that already has an account")
-            return SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+            return .created(SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked)))
         } catch let error as CognitoError {
             throw error.gatehouseError(error.code == "InvalidParameterException" ? .invalidRequest("The email or name was not accepted.") : nil)
         }
     }
+
+    /// Cognito mails the owner of a taken address itself; ``signUp(email:password:name:client:logger:)``
+    /// never answers ``SignUpOutcome/taken(_:owner:)``, so nothing is queued here.
+    /// - Parameters:
+    ///   - owner: The account holding the address (unused).
+    ///   - email: The address (unused).
+    public func sendTakenAddressNotice(to owner: UserRecord, email: EmailAddress) async throws {}
 
     /// ConfirmSignUp under the code limits.
     /// - Parameters:
@@ -92,15 +93,15 @@ extension CognitoIdentityProvider {
     }
 
     /// InitiateAuth (USER_PASSWORD_AUTH), run while ``PasswordAuthentication`` holds the attempt
-    /// against the sign-in limits; the grant records the session here.
+    /// against the sign-in limits; Cognito's tokens are recorded here before they are returned.
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The presented password, checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The grant that records Cognito's tokens.
+    /// - Returns: Cognito's tokens, recorded.
     /// - Throws: `invalid_credentials`, `user_not_confirmed`, `forbidden`, an upstream error.
-    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> SignInProof {
         let output: [String: JSONValue]
         do {
             output = try await call(
@@ -121,11 +122,9 @@ extension CognitoIdentityProvider {
         } catch let error as CognitoError {
             throw error.gatehouseError()
         }
-        return PasswordSignInGrant {
-            let tokens = try await issued(output, method: "password", logger: logger)
-            logger.info("signed in", metadata: ["auth.method": "password"])
-            return tokens
-        }
+        let tokens = try await issued(output, method: "password", logger: logger)
+        logger.info("signed in", metadata: ["auth.method": "password"])
+        return .upstreamTokens(tokens)
     }
 
     /// Refreshes through Cognito, but only for sessions this server has not ended: a refresh token
@@ -293,47 +292,63 @@ extension CognitoIdentityProvider {
         return ended
     }
 
-    /// ChangePassword with the caller's access token (run under the sign-in limits of the `sub`); the
-    /// user's other sessions end.
+    /// The `sub`: a wrong current password counts against the user's own sign-in bucket. A caller
+    /// who sent an ID token is refused here, before any attempt is counted (ChangePassword needs the
+    /// access token).
+    /// - Parameter principal: The caller.
+    /// - Returns: The `sub`.
+    /// - Throws: `unauthorized` for an ID token as the bearer.
+    public func signInAccountKey(of principal: Principal) async throws -> String {
+        try Self.requireAccessToken(principal, for: "Changing the password")
+        return principal.sub
+    }
+
+    /// ChangePassword with the caller's access token (``PasswordAuthentication`` holds the attempt
+    /// against the sign-in limits of the `sub`): Cognito checks and changes in one call; then the
+    /// user's other sessions end here.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
     ///   - newPassword: The one they want.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The plan: ChangePassword checks and changes; then the other sessions end here.
-    /// - Throws: `invalid_credentials` or `invalid_password` for passwords outside Cognito's lengths.
-    public func preparePasswordChange(
+    /// - Returns: The user whose other sessions ended.
+    /// - Throws: `invalid_credentials`, or `invalid_password` for a new password outside Cognito's lengths.
+    public func changePassword(
         principal: Principal,
         currentPassword: String,
         newPassword: String,
         client: ClientInfo,
         logger: Logger
-    ) async throws -> PasswordChangePlan {
+    ) async throws -> [DomainEvent] {
         try Self.requireAccessToken(principal, for: "Changing the password")
         let current = try passwordOrFail(currentPassword, error: .invalidCredentials)
         let proposed = try passwordOrFail(newPassword, error: Self.passwordLength)
-        return PasswordChangePlan(
-            accountKey: principal.sub,
-            verifyCurrent: {
-                do {
-                    _ = try await call(
-                        "ChangePassword",
-                        ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
-                        logger: logger
-                    )
-                } catch let error as CognitoError where error.code == "NotAuthorizedException" {
-                    throw GatehouseError.invalidCredentials
-                } catch let error as CognitoError {
-                    throw error.gatehouseError()
-                }
-            },
-            apply: {
-                let ended = try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
-                logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
-                return ended
-            }
-        )
+        do {
+            _ = try await call(
+                "ChangePassword",
+                ["AccessToken": .string(principal.accessToken), "PreviousPassword": .string(current), "ProposedPassword": .string(proposed)],
+                logger: logger
+            )
+        } catch let error as CognitoError where error.code == "NotAuthorizedException" {
+            throw GatehouseError.invalidCredentials
+        } catch let error as CognitoError {
+            throw error.gatehouseError()
+        }
+        let ended = try await endSessions(sub: principal.sub, except: principal.sessionID, reason: .passwordChange, cutOff: true)
+        logger.info("password changed", metadata: ["user.sub": .string(principal.sub)])
+        return ended
+    }
+
+    /// Cognito checks a current password only by changing it, and answers no step-up facts, so
+    /// ``StepUp`` never asks this of it.
+    /// - Parameters:
+    ///   - principal: The caller (unused).
+    ///   - password: The password (unused).
+    ///   - client: Who asks (unused).
+    /// - Throws: `invalid_credentials` always.
+    public func verifyCurrentPassword(principal: Principal, password: String, client: ClientInfo) async throws {
+        throw GatehouseError(.invalidCredentials, "The current password is not correct.", cause: "Cognito cannot check a password alone")
     }
 
     /// Runs a Cognito call that checks an emailed code (``PasswordAuthentication`` holds the attempt

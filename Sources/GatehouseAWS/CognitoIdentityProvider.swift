@@ -17,8 +17,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
-    let liveness: CachedSessionLiveness
     let appleVault: AppleTokenVault?
     /// The pool's signing keys (refreshed in the background like Apple's and Google's).
     public let keys: RemoteKeySet
@@ -36,7 +34,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
     ///   - box: Keyed hashes and sealing.
     ///   - clock: The time source.
     ///   - random: Ids and generated passwords.
-    ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - keys: The pool's signing keys.
     ///   - appleVault: Set when Apple credentials are configured.
     public init(
@@ -46,7 +43,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
-        liveness: CachedSessionLiveness,
         keys: RemoteKeySet,
         appleVault: AppleTokenVault? = nil
     ) {
@@ -56,7 +52,6 @@ public struct CognitoIdentityProvider: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.liveness = liveness
         self.keys = keys
         self.appleVault = appleVault
         self.verifier = AccessTokenVerifier(
@@ -137,7 +132,22 @@ public struct CognitoIdentityProvider: IdentityProvider {
                 )
             }
         }
-        return AuthTokens(idToken: idToken, accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn, isNewUser: isNewUser)
+        let issuedTo = Principal(
+            sub: sub,
+            username: claims["username"]?.stringValue ?? sub,
+            sessionID: sessionID,
+            clientID: claims["client_id"]?.stringValue ?? settings.clientID,
+            scope: claims["scope"]?.stringValue ?? "",
+            accessToken: accessToken
+        )
+        return AuthTokens(
+            idToken: idToken,
+            accessToken: accessToken,
+            refreshToken: refreshToken,
+            expiresIn: expiresIn,
+            isNewUser: isNewUser,
+            issuedTo: issuedTo
+        )
     }
 
     /// A Cognito session is named by `origin_jti` (kept across refreshes); tokens without one fall back to `jti`.

@@ -102,7 +102,6 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         keyring: keyring,
         logger: logger
     )
-    let provider = identity.provider
     let profileCache = ProfileCache(clock: clock, ttl: configuration.sessionCacheTTL)
     // Use cases publish what changed; the one subscriber below keeps this process's caches right.
     let domainEvents = DomainEvents()
@@ -135,12 +134,14 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         clock: clock,
         random: random
     )
-    let passwords = PasswordAuthentication(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
+    let (provider, issuing) = (identity.provider, identity.sessions)
+    let passwords = PasswordAuthentication(strategy: provider, sessions: issuing, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
-    let accounts = Accounts(strategy: provider, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
+    let accounts = Accounts(strategy: provider, store: store, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
     let passkeys = Passkeys(
         settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
         strategy: provider as? any PasskeyStrategy,
+        sessions: issuing,
         store: store,
         box: box,
         clock: clock,
@@ -150,7 +151,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     )
     let useCases = UseCases(
         passwords: passwords,
-        sessions: Sessions(strategy: provider, limiter: limiter, events: signInEvents, domainEvents: domainEvents),
+        sessions: Sessions(strategy: provider, liveness: identity.liveness, limiter: limiter, events: signInEvents, domainEvents: domainEvents),
         social: SocialSignIn(
             google: social.google,
             apple: social.apple,
@@ -173,6 +174,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         passkeys: passkeys,
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
+            sessions: issuing,
             store: store,
             box: box,
             clock: clock,

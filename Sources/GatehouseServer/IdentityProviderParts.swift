@@ -10,6 +10,8 @@ import Logging
 /// documents (Cognito publishes its own keys), and the upstream key sets kept fresh in the background.
 struct IdentityProviderParts {
     let provider: any IdentityProvider
+    /// Starts the embedded pool's sessions; `nil` with Cognito, which issues its own tokens.
+    let sessions: SessionIssuer?
     let liveness: CachedSessionLiveness
     let discovery: DiscoveryDocuments
     let upstreamKeySets: [RemoteKeySet]
@@ -35,7 +37,7 @@ struct IdentityProviderParts {
         switch configuration.identityProvider {
         case .embedded:
             liveness = CachedSessionLiveness(source: EmbeddedUserPool.livenessSource(store: store), clock: clock, ttl: configuration.sessionCacheTTL)
-            provider = EmbeddedUserPool(
+            let pool = EmbeddedUserPool(
                 settings: configuration.pool,
                 store: store,
                 hasher: hasher,
@@ -44,7 +46,6 @@ struct IdentityProviderParts {
                 box: box,
                 clock: clock,
                 random: random,
-                liveness: liveness,
                 refreshKey: refreshKey,
                 appleVault: social.vault,
                 srpVerifiers: srpVerifiers,
@@ -63,6 +64,8 @@ struct IdentityProviderParts {
                     )
                 }
             )
+            provider = pool
+            sessions = pool.sessions
             discovery = DiscoveryDocuments(
                 issuer: issuer,
                 jwksURI: issuer + "/.well-known/jwks.json",
@@ -91,7 +94,6 @@ struct IdentityProviderParts {
                 box: box,
                 clock: clock,
                 random: random,
-                liveness: liveness,
                 keys: RemoteKeySet(
                     issuerName: "cognito",
                     url: settings.jwksURL,
@@ -102,6 +104,7 @@ struct IdentityProviderParts {
                 appleVault: social.vault
             )
             provider = cognito
+            sessions = nil
             upstreamKeySets = socialKeySets + [cognito.keys]
             // Cognito issues the tokens and publishes their keys; our keys sign nothing here.
             discovery = DiscoveryDocuments(

@@ -18,7 +18,8 @@ struct StepUpPolicyTests {
             ProfileSeed(email: nil, emailVerified: false, name: nil)
         }
         func recordDisplayName(_ name: String?, sub: String, at now: Date, in tx: any StoreTransaction) async throws {}
-        func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] { [] }
+        func deleteUpstreamAccount(principal: Principal, logger: Logger) async throws -> Bool { false }
+        func removeAccountRecords(of sub: String, origin: AuditOrigin, in tx: any StoreTransaction) async throws {}
         func stepUpFacts(principal: Principal) async throws -> StepUpFacts? { facts }
     }
 

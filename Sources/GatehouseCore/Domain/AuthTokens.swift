@@ -15,6 +15,10 @@ public struct AuthTokens: Sendable, Equatable {
     /// The embedded pool's session the tokens belong to (their `origin_jti`), for the hosted UI to bind
     /// a browser to; `nil` from Cognito and the hand-off. Never sent to a client.
     public var sessionID: String?
+    /// Whom the tokens were issued to (what authenticating the access token would answer), so a
+    /// caller answering with the user needs not verify a token it was just given; `nil` for tokens
+    /// read back from the Apple hand-off. Never sent to a client.
+    public var issuedTo: Principal?
 
     /// A token set as the client receives it.
     /// - Parameters:
@@ -24,12 +28,22 @@ public struct AuthTokens: Sendable, Equatable {
     ///   - expiresIn: The access token's lifetime in seconds.
     ///   - isNewUser: Whether a social sign-in created the account; `nil` outside social sign-in.
     ///   - sessionID: The embedded pool's session id, if known.
-    public init(idToken: String, accessToken: String, refreshToken: String, expiresIn: Int, isNewUser: Bool? = nil, sessionID: String? = nil) {
+    ///   - issuedTo: Whom the tokens were issued to, if known.
+    public init(
+        idToken: String,
+        accessToken: String,
+        refreshToken: String,
+        expiresIn: Int,
+        isNewUser: Bool? = nil,
+        sessionID: String? = nil,
+        issuedTo: Principal? = nil
+    ) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.isNewUser = isNewUser
         self.sessionID = sessionID
+        self.issuedTo = issuedTo
     }
 }

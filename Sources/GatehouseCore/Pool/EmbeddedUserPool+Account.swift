@@ -2,27 +2,14 @@ import Foundation
 import Logging
 
 extension EmbeddedUserPool {
-    /// Verifies one of our access tokens, then that its session is live.
-    /// - Parameters:
-    ///   - bearer: The access token.
-    ///   - logger: The request's logger.
-    /// - Returns: The caller.
+    /// Verifies one of our access tokens; its `origin_jti` names the session.
+    /// - Parameter bearer: The access token.
+    /// - Returns: The checked claims and their session.
     /// - Throws: `unauthorized`.
-    public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
+    public func verifyBearer(_ bearer: String) async throws -> VerifiedBearer {
         let claims = try tokens.verifyAccessToken(bearer)
         guard let sessionID = claims.originJTI else { throw GatehouseError.unauthorized(cause: "no origin_jti") }
-        guard try await liveness.isLive(sessionID: sessionID, sub: claims.sub) else {
-            throw GatehouseError.unauthorized(cause: "session ended or user deleted")
-        }
-        return Principal(
-            sub: claims.sub,
-            username: claims.username,
-            sessionID: sessionID,
-            clientID: claims.clientID,
-            scope: claims.scope,
-            accessToken: bearer,
-            viaIDToken: claims.isIDToken
-        )
+        return VerifiedBearer(claims: claims, sessionID: sessionID, livenessKey: sessionID)
     }
 
     /// The pool user's address and name.
@@ -58,28 +45,28 @@ extension EmbeddedUserPool {
         }
     }
 
-    /// Deletes the user, the app profile, every session, code, passkey, second factor and linked identity in one transaction;
-    /// the user's Apple tokens are queued for revocation in the same transaction.
+    /// The pool keeps nothing outside the store.
     /// - Parameters:
-    ///   - principal: The caller.
-    ///   - logger: The request's logger.
-    /// - Returns: The queued Apple revocations.
-    /// - Throws: A store error (nothing changed).
-    public func deleteAccount(principal: Principal, logger: Logger) async throws -> [String] {
-        let sub = principal.sub
-        let deletion = AccountDeletion(appleVault: appleVault)
-        let origin = AuditOrigin.current
+    ///   - principal: The caller (unused).
+    ///   - logger: The request's logger (unused).
+    /// - Returns: `false`.
+    public func deleteUpstreamAccount(principal: Principal, logger: Logger) async throws -> Bool { false }
+
+    /// The user's audit row (with the address, read before the row goes), codes, passkeys, second
+    /// factor and user row, in the deletion's transaction.
+    /// - Parameters:
+    ///   - sub: The user.
+    ///   - origin: Who deletes, from where.
+    ///   - tx: The deletion's transaction.
+    /// - Throws: A store error.
+    public func removeAccountRecords(of sub: String, origin: AuditOrigin, in tx: any StoreTransaction) async throws {
         let now = clock.now()
-        return try await store.write { tx in
-            let email = try await tx.user(id: sub)?.email
-            try await audit(.make(.accountDeleted, userID: sub, origin: origin, at: now, random: random), email: email, in: tx)
-            let queued = try await deletion.removeLocalRecords(of: sub, in: tx)
-            try await tx.deleteCodes(userID: sub)
-            try await tx.deletePasskeys(userID: sub)
-            try await tx.deleteMFA(userID: sub)
-            try await tx.deleteUser(id: sub)
-            return queued
-        }
+        let email = try await tx.user(id: sub)?.email
+        try await audit(.make(.accountDeleted, userID: sub, origin: origin, at: now, random: random), email: email, in: tx)
+        try await tx.deleteCodes(userID: sub)
+        try await tx.deletePasskeys(userID: sub)
+        try await tx.deleteMFA(userID: sub)
+        try await tx.deleteUser(id: sub)
     }
 
     /// The pool user carries the name into new ID tokens.

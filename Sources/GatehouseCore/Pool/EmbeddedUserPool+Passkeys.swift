@@ -12,13 +12,11 @@ extension EmbeddedUserPool: PasskeyStrategy {
         try await store.read { try await $0.user(emailKey: email.key) }
     }
 
-    /// A `passkey` session for a confirmed pool user (``PasskeyStrategy``).
-    public func startPasskeySession(userID: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+    /// The confirmed pool user a verified passkey proves (``PasskeyStrategy``), for a `passkey` session.
+    public func passkeySubject(userID: String) async throws -> VerifiedSubject {
         guard let user = try await store.read({ try await $0.user(id: userID) }), user.confirmed else {
             throw GatehouseError(.invalidCredentials, "The passkey could not be verified.", cause: "the passkey's user is gone or unconfirmed")
         }
-        let tokens = try await startSession(for: user, method: "passkey", client: client, nonce: nil, isNewUser: nil)
-        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "passkey"])
-        return tokens
+        return VerifiedSubject(user: user, method: "passkey")
     }
 }

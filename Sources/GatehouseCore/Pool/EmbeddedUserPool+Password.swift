@@ -92,39 +92,64 @@ extension EmbeddedUserPool {
         }
     }
 
-    /// Prepares changing the password of a signed-in user who knows the current one; the change
-    /// ends their other sessions.
+    /// The address's key (the sign-in bucket a wrong current password counts against), or the id of
+    /// an account without one.
+    /// - Parameter principal: The caller.
+    /// - Returns: The bucket's subject.
+    /// - Throws: `unauthorized` when the user is gone.
+    public func signInAccountKey(of principal: Principal) async throws -> String {
+        let user = try await signedInUser(principal)
+        return user.emailKey ?? user.id
+    }
+
+    /// Changes the password of a signed-in user who knows the current one (the new one is checked
+    /// against the policy once the current one passed); the change ends their other sessions.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
-    ///   - newPassword: The one they want (checked against the policy once the current one passed).
+    ///   - newPassword: The one they want.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The plan: failures count against the address's sign-in bucket.
-    /// - Throws: `unauthorized` when the user is gone.
-    public func preparePasswordChange(
+    /// - Returns: The sessions ended.
+    /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`, `invalid_password`.
+    public func changePassword(
         principal: Principal,
         currentPassword: String,
         newPassword: String,
         client: ClientInfo,
         logger: Logger
-    ) async throws -> PasswordChangePlan {
+    ) async throws -> [DomainEvent] {
+        let user = try await signedInUser(principal)
+        try await verify(currentPassword, of: user, client: client)
+        return try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger)
+    }
+
+    /// Checks the caller's current password (step-up).
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - password: The password they sent.
+    ///   - client: Who asks.
+    /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`.
+    public func verifyCurrentPassword(principal: Principal, password: String, client: ClientInfo) async throws {
+        try await verify(password, of: try await signedInUser(principal), client: client)
+    }
+
+    private func signedInUser(_ principal: Principal) async throws -> UserRecord {
         guard let user = try await store.read({ try await $0.user(id: principal.sub) }) else {
             throw GatehouseError.unauthorized(cause: "user no longer exists")
         }
-        return PasswordChangePlan(
-            accountKey: user.emailKey ?? user.id,
-            verifyCurrent: {
-                var verified = false
-                if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
-                    verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
-                } else {
-                    try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
-                }
-                guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
-            },
-            apply: { try await applyChange(to: user, principal: principal, newPassword: newPassword, client: client, logger: logger) }
-        )
+        return user
+    }
+
+    /// The same hashing work whether or not the account has a password, and for a password too long to be one.
+    private func verify(_ currentPassword: String, of user: UserRecord, client: ClientInfo) async throws {
+        var verified = false
+        if let hash = user.passwordHash, currentPassword.utf8.count <= ScryptPasswordHasher.maxPasswordBytes {
+            verified = try await hasher.verify(currentPassword, against: hash, lane: client.rateLimitSubject)
+        } else {
+            try await hasher.verifyDummy(currentPassword, lane: client.rateLimitSubject)
+        }
+        guard verified else { throw GatehouseError(.invalidCredentials, "The current password is not correct.") }
     }
 
     private func applyChange(

@@ -89,7 +89,7 @@ extension EmbeddedUserPool: SRPStrategy {
         )
     }
 
-    public func verifySRP(_ claim: OpenedSRPClaim, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+    public func verifySRP(_ claim: OpenedSRPClaim, client: ClientInfo, logger: Logger) async throws -> SignInProof {
         guard let srpVerifiers, let srp = srpVerifiers.srp else { throw GatehouseError.invalidCredentials }
         let now = clock.now()
         guard CognitoSRPTimestamp.isFresh(claim.claim.timestamp, now: now) else {
@@ -126,11 +126,8 @@ extension EmbeddedUserPool: SRPStrategy {
             throw GatehouseError.invalidCredentials
         }
         guard user.confirmed else { throw GatehouseError.userNotConfirmed }
-        return PasswordSignInGrant {
-            let tokens = try await startSession(for: user, method: "password", client: client, nonce: nil, isNewUser: nil)
-            logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "srp"])
-            return tokens
-        }
+        logger.info("SRP proof verified", metadata: ["user.sub": .string(user.id)])
+        return .subject(VerifiedSubject(user: user, method: "password"))
     }
 
     /// The decoy for an address without a usable verifier: a salt and a verifier derived from the

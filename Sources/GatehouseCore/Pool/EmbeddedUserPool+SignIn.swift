@@ -3,15 +3,17 @@ import Logging
 
 extension EmbeddedUserPool {
     /// Email and password sign-in. Unknown addresses and wrong passwords get the same answer after the
-    /// same work (a dummy hash); ``PasswordAuthentication`` counts both against the same limits.
+    /// same work (a dummy hash); ``PasswordAuthentication`` counts both against the same limits. A
+    /// verified password made with weaker hash parameters is rehashed, and one without an SRP verifier
+    /// (accounts from before verifiers, or whose verifier belongs to another pool id) gets one.
     /// - Parameters:
     ///   - email: The address.
     ///   - password: The presented password, checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The grant that upgrades a weak hash and starts the session.
+    /// - Returns: The verified user, for ``SessionIssuer`` to start the session of.
     /// - Throws: `invalid_credentials`, `user_not_confirmed`.
-    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant {
+    public func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> SignInProof {
         let user = try await store.read { try await $0.user(emailKey: email.key) }
         var verified = false
         if let hash = user?.passwordHash {
@@ -24,34 +26,29 @@ extension EmbeddedUserPool {
             throw GatehouseError.invalidCredentials
         }
         guard user.confirmed else { throw GatehouseError.userNotConfirmed }
-        return PasswordSignInGrant { try await startPasswordSession(user, password: password, client: client, logger: logger) }
+        return .subject(
+            VerifiedSubject(user: try await upgradingHash(of: user, password: password, client: client, logger: logger), method: "password")
+        )
     }
 
-    /// Upgrades a hash made with weaker parameters, and makes the SRP verifier of a password that has
-    /// none (accounts from before verifiers, or whose verifier belongs to another pool id), then starts
-    /// the session.
-    private func startPasswordSession(_ signedIn: UserRecord, password: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
-        var user = signedIn
-        let rehash = user.passwordHash.map { hasher.needsRehash($0) } ?? false
-        let missingVerifier = srpVerifiers.map { $0.isAvailable && !$0.hasCurrent(user) } ?? false
-        if let hash = user.passwordHash, rehash || missingVerifier {
-            let newHash = rehash ? try await hasher.hash(password, lane: client.rateLimitSubject) : hash
-            let verifier = srpVerifier(password, userID: user.id, passwordHash: newHash)
-            let now = clock.now()
-            let signedIn = user
-            user = try await store.write { tx in
-                guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
-                current.passwordHash = newHash
-                current.srpVerifier = verifier
-                current.updatedAt = now
-                try await tx.updateUser(current)
-                return current
-            }
-            if rehash { logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)]) }
+    /// Upgrades a hash made with weaker parameters, and makes the SRP verifier of a password that has none.
+    private func upgradingHash(of signedIn: UserRecord, password: String, client: ClientInfo, logger: Logger) async throws -> UserRecord {
+        let rehash = signedIn.passwordHash.map { hasher.needsRehash($0) } ?? false
+        let missingVerifier = srpVerifiers.map { $0.isAvailable && !$0.hasCurrent(signedIn) } ?? false
+        guard let hash = signedIn.passwordHash, rehash || missingVerifier else { return signedIn }
+        let newHash = rehash ? try await hasher.hash(password, lane: client.rateLimitSubject) : hash
+        let verifier = srpVerifier(password, userID: signedIn.id, passwordHash: newHash)
+        let now = clock.now()
+        let user = try await store.write { tx in
+            guard var current = try await tx.user(id: signedIn.id), current.passwordHash == hash else { return signedIn }
+            current.passwordHash = newHash
+            current.srpVerifier = verifier
+            current.updatedAt = now
+            try await tx.updateUser(current)
+            return current
         }
-        let tokens = try await startSession(for: user, method: "password", client: client, nonce: nil, isNewUser: nil)
-        logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "password"])
-        return tokens
+        if rehash { logger.info("password hash upgraded to the current parameters", metadata: ["user.sub": .string(user.id)]) }
+        return user
     }
 
     enum RefreshOutcome: Sendable {
@@ -93,7 +90,15 @@ extension EmbeddedUserPool {
         switch outcome {
         case .rotated(let user, let session, let successor):
             let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nil, extra: extra)
-            return .issued(AuthTokens(idToken: issued.idToken, accessToken: issued.accessToken, refreshToken: successor, expiresIn: issued.expiresIn))
+            return .issued(
+                AuthTokens(
+                    idToken: issued.idToken,
+                    accessToken: issued.accessToken,
+                    refreshToken: successor,
+                    expiresIn: issued.expiresIn,
+                    issuedTo: issued.principal
+                )
+            )
         case .reused(let sessionID):
             logger.warning("refresh token reused after rotation; the session was ended", metadata: ["session.id": .string(sessionID)])
             return .refused(ended: [.sessionsEnded(ids: [sessionID])])
@@ -121,7 +126,7 @@ extension EmbeddedUserPool {
             return (user, session)
         }
         guard let (user, session) = found else { return .none }
-        return try await hookClaims(for: user, kind: .refresh, method: session.method)
+        return try await sessions.hookClaims(for: user, kind: .refresh, method: session.method)
     }
 
     private func rotate(hash: String, successor: String, successorHash: String, client: ClientInfo) async throws -> RefreshOutcome {

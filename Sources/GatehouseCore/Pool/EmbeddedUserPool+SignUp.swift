@@ -9,19 +9,12 @@ extension EmbeddedUserPool {
     ///   - email: The address.
     ///   - password: The password, checked by ``checkNewPassword(_:email:)``.
     ///   - name: The display name, checked.
-    ///   - claimAddressMail: Draws on the address's mail quota.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The sign-up answer.
+    /// - Returns: The new account, or the taken address's owner (who gets a notice while the
+    ///   address's mail quota lasts: ``sendTakenAddressNotice(to:email:)``).
     /// - Throws: A store error.
-    public func signUp(
-        email: EmailAddress,
-        password: String,
-        name: String?,
-        claimAddressMail: @Sendable () async throws -> Bool,
-        client: ClientInfo,
-        logger: Logger
-    ) async throws -> SignUpResult {
+    public func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpOutcome {
         let hash = try await hasher.hash(password, lane: client.rateLimitSubject)
         let now = clock.now()
         let newID = random.uuid()
@@ -72,18 +65,25 @@ extension EmbeddedUserPool {
         case .created(let user):
             // The first code always goes out (queued with the account); it counts against the address's caps.
             mail.committed()
-            _ = try await claimAddressMail()
             logger.info("user signed up", metadata: ["user.sub": .string(user.id)])
-            return SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+            return .created(SignUpResult(userSub: user.id, userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked)))
         case .existing(let user):
-            if let user, try await claimAddressMail() {
-                let notice = MailRequest(kind: .alreadyRegistered, to: user.email ?? email.value, name: user.nameForMail, confirmed: user.confirmed)
-                try await store.write { tx in try await mail.enqueue(notice, now: now, in: tx) }
-                mail.committed()
-            }
             logger.info("sign-up for an address that already has an account")
-            return SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+            let answer = SignUpResult(userSub: random.uuid(), userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked))
+            return .taken(answer, owner: user)
         }
+    }
+
+    /// Queues the notice that someone tried to sign up with the owner's address.
+    /// - Parameters:
+    ///   - owner: The account holding the address.
+    ///   - email: The address as signed up with.
+    /// - Throws: A store error.
+    public func sendTakenAddressNotice(to owner: UserRecord, email: EmailAddress) async throws {
+        let notice = MailRequest(kind: .alreadyRegistered, to: owner.email ?? email.value, name: owner.nameForMail, confirmed: owner.confirmed)
+        let now = clock.now()
+        try await store.write { tx in try await mail.enqueue(notice, now: now, in: tx) }
+        mail.committed()
     }
 
     /// Confirms the address with the code from the sign-up mail.

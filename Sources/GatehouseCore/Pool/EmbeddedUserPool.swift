@@ -5,8 +5,9 @@ import Logging
 /// The embedded user pool: users, codes, sessions and tokens in our own store, with Cognito-shaped
 /// tokens. It is the embedded strategy behind the use cases (``PasswordStrategy``, ``SessionStrategy``,
 /// ``SocialStrategy``, ``AccountStrategy``): it talks only to the store, and returns what it ended for
-/// the use cases to publish. Social sign-in records its session in the transaction that finds the user
-/// (``prepareSession(method:client:)``, ``record(_:for:in:)``, ``issueTokens(_:session:user:nonce:isNewUser:extra:)``).
+/// the use cases to publish. Its sign-ins return the ``VerifiedSubject`` they proved, and ``sessions``
+/// (the ``SessionIssuer``) starts the session; social and phone sign-in record theirs with the issuer
+/// in the transaction that finds the user.
 public struct EmbeddedUserPool: IdentityProvider {
     /// The strategy's name in logs and the health output: `embedded`.
     public let name = "embedded"
@@ -21,16 +22,16 @@ public struct EmbeddedUserPool: IdentityProvider {
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
-    /// Read by bearer authentication; kept right by the ``CacheInvalidation`` subscriber.
-    let liveness: CachedSessionLiveness
     /// The server-held secret refresh-token successors are derived with.
     let refreshKey: RefreshSuccessorKey
     /// Set when Apple credentials are configured: Apple tokens are kept and revoked at deletion.
     let appleVault: AppleTokenVault?
     /// Makes each password's Cognito SRP verifier where a password is set or used (nil: none are made).
     let srpVerifiers: SRPVerifiers?
-    /// Asks the custom-claims hook before tokens are issued; `nil` when none is configured.
-    let claimsHook: ClaimsHookGate?
+    /// Starts sessions: the gates every sign-in passes, the session's records, its tokens.
+    public let sessions: SessionIssuer
+    /// Whether a custom-claims hook is configured (asked through ``sessions``).
+    var claimsHook: ClaimsHookGate? { sessions.claimsHook }
 
     /// Creates the embedded strategy.
     /// - Parameters:
@@ -42,7 +43,6 @@ public struct EmbeddedUserPool: IdentityProvider {
     ///   - box: Keyed hashes and sealing.
     ///   - clock: The time source.
     ///   - random: Ids, codes and refresh tokens.
-    ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - refreshKey: The secret refresh-token successors are derived with.
     ///   - appleVault: Set when Apple credentials are configured.
     ///   - srpVerifiers: Makes the SRP verifier of each password set or used; `nil` makes none.
@@ -56,7 +56,6 @@ public struct EmbeddedUserPool: IdentityProvider {
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
-        liveness: CachedSessionLiveness,
         refreshKey: RefreshSuccessorKey,
         appleVault: AppleTokenVault? = nil,
         srpVerifiers: SRPVerifiers? = nil,
@@ -70,11 +69,19 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.box = box
         self.clock = clock
         self.random = random
-        self.liveness = liveness
         self.refreshKey = refreshKey
         self.appleVault = appleVault
         self.srpVerifiers = srpVerifiers
-        self.claimsHook = claimsHook
+        self.sessions = SessionIssuer(
+            settings: settings,
+            store: store,
+            tokens: tokens,
+            mail: mail,
+            box: box,
+            clock: clock,
+            random: random,
+            claimsHook: claimsHook
+        )
     }
 
     /// The liveness source the cache in front of this pool reads: a session is live while it is not
@@ -83,96 +90,6 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// - Returns: The uncached liveness source.
     public static func livenessSource(store: any GatehouseStore) -> any SessionLiveness {
         StoreSessionLiveness(store: store)
-    }
-
-    // MARK: Sessions
-
-    /// Starts a session for `user` and issues its first tokens (one transaction for the session and
-    /// its first refresh token). The custom-claims hook is asked first, so its denial writes nothing.
-    func startSession(for user: UserRecord, method: String, client: ClientInfo, nonce: String?, isNewUser: Bool?) async throws -> AuthTokens {
-        let extra = try await hookClaims(for: user, kind: .signIn, method: method)
-        let start = prepareSession(method: method, client: client)
-        let session = try await store.write { tx in try await record(start, for: user.id, in: tx) }
-        return try issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: isNewUser, extra: extra)
-    }
-
-    /// Draws a session's ids and first refresh token, and notes the client's device and coarse address
-    /// for the user's session list (`nil` where no session row is written, as the hosted UI's next chain).
-    func prepareSession(method: String, client: ClientInfo?) -> SessionStart {
-        let now = clock.now()
-        let refreshToken = RefreshTokenCodec.generate(random)
-        return SessionStart(
-            sessionID: random.uuidV7(at: now),
-            method: method,
-            refreshToken: refreshToken,
-            refreshTokenHash: RefreshTokenCodec.hash(refreshToken),
-            at: now,
-            userAgent: client?.userAgent,
-            clientAddress: client?.coarseAddress,
-            origin: AuditOrigin.current
-        )
-    }
-
-    /// Stores the session, its first refresh token and its audit row for `userID` inside `tx`; a disabled
-    /// user gets `user_disabled` and a user with a confirmed second factor `mfa_required` instead
-    /// (``requireSecondFactor(_:userID:in:)``), and `tx` rolls back.
-    func record(_ start: SessionStart, for userID: String, in tx: any StoreTransaction) async throws -> SessionRecord {
-        try await record(start, for: userID, disabled: try await tx.user(id: userID)?.disabledAt != nil, in: tx)
-    }
-
-    /// ``record(_:for:in:)`` for a user read in `tx` itself (social sign-in finds its user in the
-    /// transaction that records the session): the disabled flag of that read is the one checked, so the
-    /// row is not read twice.
-    func record(_ start: SessionStart, for user: UserRecord, in tx: any StoreTransaction) async throws -> SessionRecord {
-        try await record(start, for: user.id, disabled: user.disabledAt != nil, in: tx)
-    }
-
-    private func record(_ start: SessionStart, for userID: String, disabled: Bool, in tx: any StoreTransaction) async throws -> SessionRecord {
-        if disabled {
-            throw GatehouseError(.userDisabled, "This account is disabled.", cause: "sign-in of disabled user \(userID)")
-        }
-        try await requireSecondFactor(start, userID: userID, in: tx)
-        try await audit(.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random), in: tx)
-        let session = SessionRecord(
-            id: start.sessionID,
-            userID: userID,
-            method: start.method,
-            authTime: start.at,
-            createdAt: start.at,
-            userAgent: start.userAgent,
-            clientAddress: start.clientAddress
-        )
-        try await tx.insertSession(session)
-        try await tx.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenHash: start.refreshTokenHash,
-                sessionID: session.id,
-                userID: userID,
-                createdAt: start.at,
-                expiresAt: start.at.addingTimeInterval(min(settings.refreshTokenLifetime, settings.sessionLifetime))
-            )
-        )
-        return session
-    }
-
-    /// Signs the ID and access tokens of a recorded session, with the hook's `extra` claims.
-    func issueTokens(
-        _ start: SessionStart,
-        session: SessionRecord,
-        user: UserRecord,
-        nonce: String?,
-        isNewUser: Bool?,
-        extra: ExtraClaims
-    ) throws -> AuthTokens {
-        let issued = try tokens.issue(subject: TokenSubject(user), session: session, nonce: nonce, extra: extra)
-        return AuthTokens(
-            idToken: issued.idToken,
-            accessToken: issued.accessToken,
-            refreshToken: start.refreshToken,
-            expiresIn: issued.expiresIn,
-            isNewUser: isNewUser,
-            sessionID: session.id
-        )
     }
 
     // MARK: Codes

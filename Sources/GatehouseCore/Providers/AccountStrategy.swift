@@ -21,13 +21,24 @@ public protocol AccountStrategy: Sendable {
     /// - Throws: A store error.
     func recordDisplayName(_ name: String?, sub: String, at now: Date, in tx: any StoreTransaction) async throws
 
-    /// Deletes the user and everything of theirs here: sessions, codes, identities, the profile.
+    /// Deletes the user where the provider keeps them outside our store, before anything here
+    /// changes (Cognito: `DeleteUser`); if this fails, nothing changed and the client may retry.
     /// - Parameters:
-    ///   - principal: The caller.
+    ///   - principal: The caller (an operator's deletion has no access token).
     ///   - logger: The request's logger.
-    /// - Returns: The Apple token revocations queued in the deletion's transaction.
-    /// - Throws: A ``GatehouseError`` (nothing changed; the client may retry).
-    func deleteAccount(principal: Principal, logger: Logger) async throws -> [String]
+    /// - Returns: Whether a user was deleted upstream (then records left here are worth a critical log).
+    /// - Throws: A ``GatehouseError``.
+    func deleteUpstreamAccount(principal: Principal, logger: Logger) async throws -> Bool
+
+    /// Removes what only this provider keeps of the user, inside the deletion's transaction, after
+    /// ``AccountDeletion`` removed what every provider shares (the pool: its audit row, codes,
+    /// passkeys, second factor and user row; Cognito: the cut-off that ends the user's tokens here).
+    /// - Parameters:
+    ///   - sub: The user.
+    ///   - origin: Who deletes, from where (read before the transaction, for the audit log).
+    ///   - tx: The deletion's transaction.
+    /// - Throws: A store error (the transaction rolls back).
+    func removeAccountRecords(of sub: String, origin: AuditOrigin, in tx: any StoreTransaction) async throws
 
     /// How the caller's session signed in and every way into the account, for ``StepUp``.
     /// - Parameter principal: The caller.

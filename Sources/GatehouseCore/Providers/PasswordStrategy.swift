@@ -30,19 +30,19 @@ public protocol PasswordStrategy: Sendable {
     ///   - email: The address.
     ///   - password: The password, already checked.
     ///   - name: The display name, already checked.
-    ///   - claimAddressMail: Draws on the address's mail quota; `false` when it is spent.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The sign-up answer.
+    /// - Returns: A new account, or a taken address whose owner may get a notice.
     /// - Throws: A ``GatehouseError``.
-    func signUp(
-        email: EmailAddress,
-        password: String,
-        name: String?,
-        claimAddressMail: @Sendable () async throws -> Bool,
-        client: ClientInfo,
-        logger: Logger
-    ) async throws -> SignUpResult
+    func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpOutcome
+
+    /// Queues the notice that someone tried to sign up with the owner's address (called for
+    /// ``SignUpOutcome/taken(_:owner:)`` while the address's mail quota lasts).
+    /// - Parameters:
+    ///   - owner: The account holding the address.
+    ///   - email: The address as signed up with.
+    /// - Throws: A store error.
+    func sendTakenAddressNotice(to owner: UserRecord, email: EmailAddress) async throws
 
     /// Confirms the address with the emailed code.
     /// - Parameters:
@@ -69,9 +69,9 @@ public protocol PasswordStrategy: Sendable {
     ///   - password: The presented password, already checked by ``checkPresentedPassword(_:)``.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The grant that starts the session, once the limits released the attempt.
+    /// - Returns: The verified user (``SessionIssuer`` starts the session), or the upstream's tokens.
     /// - Throws: `invalid_credentials`, `user_not_confirmed`.
-    func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant
+    func verifyPassword(email: EmailAddress, password: String, client: ClientInfo, logger: Logger) async throws -> SignInProof
 
     /// Mails a reset code to the account that owns the address, if any.
     /// - Parameters:
@@ -93,21 +93,37 @@ public protocol PasswordStrategy: Sendable {
     /// - Throws: `code_mismatch`, `code_expired`, `too_many_requests`.
     func resetPassword(email: EmailAddress, code: String, newPassword: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent]
 
-    /// Prepares a password change: the account its failures count against, the check of the
-    /// current password (run under the limits) and the change itself.
+    /// The subject of the account's sign-in bucket, which a wrong current password counts against
+    /// (the pool: the address's key; Cognito: the `sub`).
+    /// - Parameter principal: The caller.
+    /// - Returns: The bucket's subject.
+    /// - Throws: `unauthorized` when the user is gone.
+    func signInAccountKey(of principal: Principal) async throws -> String
+
+    /// Checks the current password and changes it (``PasswordAuthentication`` holds the attempt
+    /// against the sign-in limits); the caller's other sessions end.
     /// - Parameters:
     ///   - principal: The caller.
     ///   - currentPassword: The password they have.
     ///   - newPassword: The one they want.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The plan ``PasswordAuthentication`` runs.
+    /// - Returns: What changed (the sessions ended), to publish.
     /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`, `invalid_password`.
-    func preparePasswordChange(
+    func changePassword(
         principal: Principal,
         currentPassword: String,
         newPassword: String,
         client: ClientInfo,
         logger: Logger
-    ) async throws -> PasswordChangePlan
+    ) async throws -> [DomainEvent]
+
+    /// Checks the caller's current password and changes nothing (step-up; ``PasswordAuthentication``
+    /// holds the attempt against the sign-in limits).
+    /// - Parameters:
+    ///   - principal: The caller.
+    ///   - password: The password they sent.
+    ///   - client: Who asks.
+    /// - Throws: `unauthorized` when the user is gone, `invalid_credentials`.
+    func verifyCurrentPassword(principal: Principal, password: String, client: ClientInfo) async throws
 }

@@ -25,13 +25,13 @@ public protocol SRPStrategy: Sendable {
     /// - Throws: `invalid_credentials` for a block that is altered, expired, or for another client or pool.
     func openSRPClaim(_ claim: SRPClaim, clientID: String) throws -> OpenedSRPClaim
 
-    /// Accepts the claim once, checks the proof against the user's verifier and starts the session.
+    /// Accepts the claim once and checks the proof against the user's verifier.
     /// - Parameters:
     ///   - claim: The opened claim.
     ///   - client: Who asks.
     ///   - logger: The request's logger.
-    /// - Returns: The grant that starts the session.
+    /// - Returns: The verified user, whose session ``SessionIssuer`` starts.
     /// - Throws: `invalid_credentials` (a wrong password, a replayed block, a stale timestamp, a decoy),
     ///   `user_not_confirmed`.
-    func verifySRP(_ claim: OpenedSRPClaim, client: ClientInfo, logger: Logger) async throws -> PasswordSignInGrant
+    func verifySRP(_ claim: OpenedSRPClaim, client: ClientInfo, logger: Logger) async throws -> SignInProof
 }

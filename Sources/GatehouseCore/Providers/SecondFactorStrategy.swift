@@ -1,18 +1,16 @@
 import Logging
 
-/// What a second factor needs of a provider: the user, and a session once the second step passed. The
+/// What a second factor needs of a provider: the user, and the subject once the second step passed. The
 /// embedded pool implements it (its sign-ins ask for the second step themselves); with Cognito, MFA is
 /// Cognito's own.
 public protocol SecondFactorStrategy: Sendable {
-    /// Starts the session a second factor completed.
+    /// The user whose sign-in a second factor completed, for ``SessionIssuer`` to start the session of.
     /// - Parameters:
     ///   - userID: The user.
     ///   - firstFactor: The first factor's session method.
-    ///   - client: Who signs in (its device and coarse address go into the session list).
-    ///   - logger: The request's logger.
-    /// - Returns: The tokens (`amr` carries both factors).
+    /// - Returns: The subject, its method the first factor's with `+otp` (`amr` carries both factors).
     /// - Throws: `invalid_credentials` when the user is gone.
-    func startSession(afterSecondFactor userID: String, firstFactor: String, client: ClientInfo, logger: Logger) async throws -> AuthTokens
+    func subject(afterSecondFactor userID: String, firstFactor: String) async throws -> VerifiedSubject
 
     /// The user with this id, if any.
     /// - Parameter id: The user's `sub`.

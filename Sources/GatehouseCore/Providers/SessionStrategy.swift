@@ -1,6 +1,6 @@
 import Logging
 
-/// The sessions of an identity provider: refresh, sign-out and bearer authentication.
+/// The sessions of an identity provider: refresh, sign-out and the check of a bearer token's signature.
 public protocol SessionStrategy: Sendable {
     /// Exchanges a refresh token for new tokens.
     /// - Parameters:
@@ -27,13 +27,12 @@ public protocol SessionStrategy: Sendable {
     /// - Throws: A ``GatehouseError`` when the provider cannot be reached.
     func signOutEverywhere(principal: Principal, logger: Logger) async throws -> [DomainEvent]
 
-    /// Verifies a bearer access token and that its session is live.
-    /// - Parameters:
-    ///   - bearer: The access token.
-    ///   - logger: The request's logger.
-    /// - Returns: The caller.
-    /// - Throws: `unauthorized`.
-    func authenticate(bearer: String, logger: Logger) async throws -> Principal
+    /// Verifies a bearer token's signature and claims against the provider's keys (``Sessions``
+    /// then reads whether its session is live).
+    /// - Parameter bearer: The access token (or an ID token, where those are accepted).
+    /// - Returns: The checked claims and the session they name.
+    /// - Throws: `unauthorized`, or `upstream_unavailable` when the provider's keys cannot be fetched.
+    func verifyBearer(_ bearer: String) async throws -> VerifiedBearer
 
     /// Whether storage (and the upstream, for Cognito) answers.
     /// - Throws: Whatever the failing dependency threw.

@@ -55,6 +55,8 @@ public struct TokenService: Sendable {
         public var accessToken: String
         /// The access token's lifetime in seconds (`expires_in`).
         public var expiresIn: Int
+        /// Whom the access token authenticates: what a bearer check of it would answer.
+        public var principal: Principal
     }
 
     /// Signs an ID token and an access token for `subject`; both carry the session's id as `origin_jti`.
@@ -105,10 +107,19 @@ public struct TokenService: Sendable {
         access.string("username", subject.sub)
         if !amr.isEmpty { access.strings("amr", amr) }
         for name in extra.access.keys.sorted() { access.value(name, extra.access[name]!) }
+        let accessToken = try Self.sign(access.finish(), with: keys.accessSigner)
         return Issued(
             idToken: try Self.sign(id.finish(), with: keys.idSigner),
-            accessToken: try Self.sign(access.finish(), with: keys.accessSigner),
-            expiresIn: Int(settings.accessTokenLifetime)
+            accessToken: accessToken,
+            expiresIn: Int(settings.accessTokenLifetime),
+            principal: Principal(
+                sub: subject.sub,
+                username: subject.sub,
+                sessionID: session.id,
+                clientID: settings.clientID,
+                scope: settings.scope,
+                accessToken: accessToken
+            )
         )
     }
 

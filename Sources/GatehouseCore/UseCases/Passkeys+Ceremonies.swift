@@ -201,6 +201,7 @@ extension Passkeys {
             try await tx.recordPasskeyUse(id: passkey.id, previousCount: passkey.signCount, signCount: counter, backedUp: data.backedUp, at: now)
         }
         guard recorded else { throw cause("the credential was used concurrently") }
-        return try await strategy.startPasskeySession(userID: passkey.userID, client: client, logger: logger)
+        let subject = try await strategy.passkeySubject(userID: passkey.userID)
+        return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
     }
 }

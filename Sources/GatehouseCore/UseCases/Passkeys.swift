@@ -12,6 +12,8 @@ public struct Passkeys: Sendable {
     /// The relying party and origins; `nil` when passkeys are off (no RP id, or a provider without passkeys).
     public let settings: PasskeySettings?
     let strategy: (any PasskeyStrategy)?
+    /// Starts the session a verified passkey proves.
+    let sessions: SessionIssuer?
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
@@ -23,6 +25,7 @@ public struct Passkeys: Sendable {
     /// - Parameters:
     ///   - settings: The relying party and origins; `nil` turns passkeys off.
     ///   - strategy: The embedded pool; `nil` (Cognito) turns passkeys off.
+    ///   - sessions: The embedded pool's session issuer (`nil` with Cognito).
     ///   - store: Where passkeys and single uses are kept.
     ///   - box: Seals challenges.
     ///   - clock: The time source.
@@ -32,6 +35,7 @@ public struct Passkeys: Sendable {
     public init(
         settings: PasskeySettings?,
         strategy: (any PasskeyStrategy)?,
+        sessions: SessionIssuer?,
         store: any GatehouseStore,
         box: SecretBox,
         clock: any TimeSource,
@@ -41,6 +45,7 @@ public struct Passkeys: Sendable {
     ) {
         self.settings = strategy == nil ? nil : settings
         self.strategy = strategy
+        self.sessions = sessions
         self.store = store
         self.box = box
         self.clock = clock

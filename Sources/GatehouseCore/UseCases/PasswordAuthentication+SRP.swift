@@ -39,14 +39,14 @@ extension PasswordAuthentication {
                 try srp.openSRPClaim(claim, clientID: clientID)
             }
             let accountBucket = limiter.bucket(limits.signInPerAccount, opened.emailKey)
-            let grant = try await limiter.guarding(
+            let proof = try await limiter.guarding(
                 [accountBucket, clientBucket],
                 resetOnSuccess: [accountBucket],
                 failureCodes: [.invalidCredentials]
             ) {
                 try await srp.verifySRP(opened, client: client, logger: logger)
             }
-            return try await grant.start()
+            return try await tokens(for: proof, client: client, logger: logger)
         }
     }
 }

@@ -6,6 +6,9 @@ import Logging
 /// metrics, and publishing what a flow ended. The provider's strategy does the work against its own
 /// backing.
 ///
+/// A verified password comes back from the strategy as a ``SignInProof``: the pool's user, whose
+/// session the ``SessionIssuer`` starts (with the second-factor gate), or Cognito's tokens.
+///
 /// The order is part of the security (HardeningTests pin it): a client past its share of the
 /// hashing queue is refused before any database work (``PasswordStrategy/admit(client:)``), and an
 /// attempt is reserved against the failure limits before the password or code is checked, so
@@ -15,18 +18,38 @@ public struct PasswordAuthentication: Sendable {
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
+    /// Starts the sessions of local subjects; `nil` where the provider issues its own tokens (Cognito).
+    let sessions: SessionIssuer?
 
     /// Creates the use case.
     /// - Parameters:
     ///   - strategy: The active provider's password strategy.
+    ///   - sessions: Starts the sessions of the subjects the strategy verifies; `nil` for Cognito.
     ///   - limiter: The throttles and quotas.
     ///   - events: Where sign-in outcomes are counted.
     ///   - domainEvents: Where what a flow changed is published.
-    public init(strategy: any PasswordStrategy, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+    public init(
+        strategy: any PasswordStrategy,
+        sessions: SessionIssuer?,
+        limiter: RateLimiter,
+        events: any AuthEventObserver,
+        domainEvents: DomainEvents
+    ) {
         self.strategy = strategy
+        self.sessions = sessions
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
+    }
+
+    /// The tokens a verified credential comes to.
+    func tokens(for proof: SignInProof, client: ClientInfo, logger: Logger) async throws -> AuthTokens {
+        switch proof {
+        case .upstreamTokens(let tokens):
+            return tokens
+        case .subject(let subject):
+            return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
+        }
     }
 
     var limits: RateLimitSettings { limiter.settings }
@@ -72,17 +95,18 @@ public struct PasswordAuthentication: Sendable {
         let mailBuckets = limiter.mailBuckets(emailKey: email.key, client: client)
         try await admit(client)
         try await limiter.consume([mailBuckets.client])
-        let limiter = self.limiter
-        // The address's quota is drawn on where the strategy sends (or would send) the mail.
-        let claimAddressMail: @Sendable () async throws -> Bool = { try await limiter.tryConsume(mailBuckets.address) == nil }
-        return try await strategy.signUp(
-            email: email,
-            password: password,
-            name: name,
-            claimAddressMail: claimAddressMail,
-            client: client,
-            logger: logger
-        )
+        let outcome = try await strategy.signUp(email: email, password: password, name: name, client: client, logger: logger)
+        // The address's quota is drawn on where the mail is (or would be) sent: a new account's code
+        // went out with it and counts; a taken address's owner hears of it only while the quota lasts.
+        switch outcome {
+        case .created:
+            _ = try await limiter.tryConsume(mailBuckets.address)
+        case .taken(_, let owner?):
+            if try await limiter.tryConsume(mailBuckets.address) == nil { try await strategy.sendTakenAddressNotice(to: owner, email: email) }
+        case .taken(_, nil):
+            break
+        }
+        return outcome.answer
     }
 
     /// Confirms the address with the code from the sign-up mail.
@@ -130,14 +154,14 @@ public struct PasswordAuthentication: Sendable {
             try await admit(client)
             // The attempt is counted before the password is checked, so concurrent guesses cannot
             // all slip in under the limit; a correct password clears the account's failures.
-            let grant = try await limiter.guarding(
+            let proof = try await limiter.guarding(
                 [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
                 resetOnSuccess: [accountBucket],
                 failureCodes: [.invalidCredentials]
             ) {
                 try await strategy.verifyPassword(email: email, password: password, client: client, logger: logger)
             }
-            return try await grant.start()
+            return try await tokens(for: proof, client: client, logger: logger)
         }
     }
 
@@ -183,29 +207,29 @@ public struct PasswordAuthentication: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `invalid_password`, `too_many_requests`.
     public func changePassword(principal: Principal, currentPassword: String, newPassword: String, client: ClientInfo, logger: Logger) async throws {
-        let plan = try await strategy.preparePasswordChange(
-            principal: principal,
-            currentPassword: currentPassword,
-            newPassword: newPassword,
-            client: client,
-            logger: logger
-        )
-        try await verifyCurrent(plan, client: client)
-        domainEvents.publish(try await plan.apply())
+        let ended = try await guardingCurrentPassword(of: principal, client: client) {
+            try await strategy.changePassword(
+                principal: principal,
+                currentPassword: currentPassword,
+                newPassword: newPassword,
+                client: client,
+                logger: logger
+            )
+        }
+        domainEvents.publish(ended)
     }
 
-    /// Checks the current password of `plan` as a failed sign-in would count: against the account's
-    /// and the client's sign-in limits, after the hashing queue admits the client.
-    func verifyCurrent(_ plan: PasswordChangePlan, client: ClientInfo) async throws {
-        let accountBucket = limiter.bucket(limits.signInPerAccount, plan.accountKey)
+    /// Runs a check of the caller's current password as a failed sign-in would count: against the
+    /// account's and the client's sign-in limits, after the hashing queue admits the client.
+    func guardingCurrentPassword<T: Sendable>(of principal: Principal, client: ClientInfo, _ body: () async throws -> T) async throws -> T {
+        let accountBucket = limiter.bucket(limits.signInPerAccount, try await strategy.signInAccountKey(of: principal))
         try await admit(client)
-        try await limiter.guarding(
+        return try await limiter.guarding(
             [accountBucket, limiter.bucket(limits.signInPerClient, client: client)],
             resetOnSuccess: [accountBucket],
-            failureCodes: [.invalidCredentials]
-        ) {
-            try await plan.verifyCurrent()
-        }
+            failureCodes: [.invalidCredentials],
+            body
+        )
     }
 
     /// Proves the caller knows the account's current password (step-up for a sensitive action),
@@ -220,13 +244,8 @@ public struct PasswordAuthentication: Sendable {
     ///   - logger: The request's logger.
     /// - Throws: `invalid_credentials`, `too_many_requests`.
     func confirmCurrentPassword(principal: Principal, password: String, client: ClientInfo, logger: Logger) async throws {
-        let plan = try await strategy.preparePasswordChange(
-            principal: principal,
-            currentPassword: password,
-            newPassword: "",
-            client: client,
-            logger: logger
-        )
-        try await verifyCurrent(plan, client: client)
+        try await guardingCurrentPassword(of: principal, client: client) {
+            try await strategy.verifyCurrentPassword(principal: principal, password: password, client: client)
+        }
     }
 }

@@ -9,6 +9,8 @@ import Logging
 /// in the account's sign-in throttle, and removing the app or new recovery codes need a current code.
 public struct SecondFactor: Sendable {
     let strategy: (any SecondFactorStrategy)?
+    /// Starts the session a second factor completes.
+    let sessions: SessionIssuer?
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
@@ -24,6 +26,7 @@ public struct SecondFactor: Sendable {
     /// Creates the use case.
     /// - Parameters:
     ///   - strategy: The embedded pool; `nil` (Cognito) turns it off.
+    ///   - sessions: The embedded pool's session issuer (`nil` with Cognito).
     ///   - store: Where secrets, steps and codes are kept.
     ///   - box: Seals secrets and challenges; hashes recovery codes.
     ///   - clock: The time source.
@@ -33,6 +36,7 @@ public struct SecondFactor: Sendable {
     ///   - issuerName: The name authenticator apps show.
     public init(
         strategy: (any SecondFactorStrategy)?,
+        sessions: SessionIssuer?,
         store: any GatehouseStore,
         box: SecretBox,
         clock: any TimeSource,
@@ -42,6 +46,7 @@ public struct SecondFactor: Sendable {
         issuerName: String
     ) {
         self.strategy = strategy
+        self.sessions = sessions
         self.store = store
         self.box = box
         self.clock = clock
@@ -259,7 +264,8 @@ public struct SecondFactor: Sendable {
                 }
             }
             if !isAppCode { logger.info("recovery code used", metadata: ["user.sub": .string(record.userID)]) }
-            return try await strategy.startSession(afterSecondFactor: challenge.userID, firstFactor: challenge.method, client: client, logger: logger)
+            let subject = try await strategy.subject(afterSecondFactor: challenge.userID, firstFactor: challenge.method)
+            return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
         }
     }
 }

@@ -8,15 +8,25 @@ public struct Sessions: Sendable {
     let limiter: RateLimiter
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
+    /// Whether a token's session still counts (ended sessions, deleted users), cached.
+    let liveness: CachedSessionLiveness
 
     /// Creates the use case.
     /// - Parameters:
     ///   - strategy: The active provider's session strategy.
+    ///   - liveness: The session-liveness cache bearer authentication reads.
     ///   - limiter: Counts unknown refresh tokens per client.
     ///   - events: Where refresh outcomes are counted.
     ///   - domainEvents: Where ended sessions are published.
-    public init(strategy: any SessionStrategy, limiter: RateLimiter, events: any AuthEventObserver, domainEvents: DomainEvents) {
+    public init(
+        strategy: any SessionStrategy,
+        liveness: CachedSessionLiveness,
+        limiter: RateLimiter,
+        events: any AuthEventObserver,
+        domainEvents: DomainEvents
+    ) {
         self.strategy = strategy
+        self.liveness = liveness
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
@@ -64,14 +74,29 @@ public struct Sessions: Sendable {
         domainEvents.publish(try await strategy.signOutEverywhere(principal: principal, logger: logger))
     }
 
-    /// The caller of a protected endpoint.
+    /// The caller of a protected endpoint: the strategy checks the token's signature and claims,
+    /// then its session must be live here (not ended, its user not deleted). The one bearer check of
+    /// the native API, the Cognito API and the hosted UI.
     /// - Parameters:
     ///   - bearer: The access token from `Authorization: Bearer`.
     ///   - logger: The request's logger.
     /// - Returns: The caller, with a live session.
-    /// - Throws: `unauthorized`.
+    /// - Throws: `unauthorized`, `upstream_unavailable` when the provider's keys cannot be fetched.
     public func authenticate(bearer: String, logger: Logger) async throws -> Principal {
-        try await strategy.authenticate(bearer: bearer, logger: logger)
+        let verified = try await strategy.verifyBearer(bearer)
+        let claims = verified.claims
+        guard try await liveness.isLive(sessionID: verified.livenessKey, sub: claims.sub) else {
+            throw GatehouseError.unauthorized(cause: "session ended or user deleted")
+        }
+        return Principal(
+            sub: claims.sub,
+            username: claims.username,
+            sessionID: verified.sessionID,
+            clientID: claims.clientID,
+            scope: claims.scope,
+            accessToken: bearer,
+            viaIDToken: claims.isIDToken
+        )
     }
 
     /// Whether the provider's storage (and upstream) answers.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension EmbeddedUserPool {
+extension SessionIssuer {
     /// The custom-claims hook's claims for `user`, or none when no hook is configured. Called before
     /// the transaction that records the session (or rotates the refresh token), so a denial leaves
     /// nothing written.
