@@ -30,18 +30,6 @@ package enum Operations {
     package enum SignUp {
         package static let id: Swift.String = "signUp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/signup/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignUp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignUp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignUp.Input.Headers
             /// - Remark: Generated from `#/paths/auth/signup/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/signup/POST/requestBody/json`.
@@ -82,211 +70,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SignUp.Input.Headers = .init(),
-                body: Operations.SignUp.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.SignUp.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/signup/POST/responses/201/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/signup/POST/responses/201/content/application\/json`.
-                    case json(Components.Schemas.SignUpResult)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.SignUpResult {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.SignUp.Output.Created.Body
-                /// Creates a new `Created`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.SignUp.Output.Created.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Account created (or address already registered; see above).
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/201`.
+            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/default`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.SignUp.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignUp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            package var created: Operations.SignUp.Output.Created {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignUp.Output.Default {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, or `invalid_password` when the password fails the policy.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequestOrPassword)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequestOrPassword {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signup/post(signUp)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -299,18 +109,6 @@ package enum Operations {
     package enum ConfirmSignUp {
         package static let id: Swift.String = "confirmSignUp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/confirm/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmSignUp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmSignUp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ConfirmSignUp.Input.Headers
             /// - Remark: Generated from `#/paths/auth/confirm/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/confirm/POST/requestBody/json`.
@@ -343,226 +141,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ConfirmSignUp.Input.Headers = .init(),
-                body: Operations.ConfirmSignUp.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.ConfirmSignUp.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/confirm/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/confirm/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/auth/confirm/POST/responses/200/content/json/confirmed`.
-                        package var confirmed: Swift.Bool
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - confirmed:
-                        package init(confirmed: Swift.Bool) {
-                            self.confirmed = confirmed
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case confirmed
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/auth/confirm/POST/responses/200/content/application\/json`.
-                    case json(Operations.ConfirmSignUp.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ConfirmSignUp.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ConfirmSignUp.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ConfirmSignUp.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Confirmed.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ConfirmSignUp.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ConfirmSignUp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ConfirmSignUp.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ConfirmSignUp.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -575,199 +180,37 @@ package enum Operations {
     package enum ResendConfirmationCode {
         package static let id: Swift.String = "resendConfirmationCode"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/resend-code/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendConfirmationCode.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendConfirmationCode.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ResendConfirmationCode.Input.Headers
             package var body: Components.RequestBodies.EmailOnly
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ResendConfirmationCode.Input.Headers = .init(),
-                body: Components.RequestBodies.EmailOnly
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.EmailOnly) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Where the code went (masked). The same for unknown addresses.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CodeDelivery)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ResendConfirmationCode.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CodeDelivery {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ResendConfirmationCode.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -783,18 +226,6 @@ package enum Operations {
     package enum SignIn {
         package static let id: Swift.String = "signIn"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/signin/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignIn.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignIn.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignIn.Input.Headers
             /// - Remark: Generated from `#/paths/auth/signin/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/signin/POST/requestBody/json`.
@@ -827,257 +258,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SignIn.Input.Headers = .init(),
-                body: Operations.SignIn.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.SignIn.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Tokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignIn.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Tokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignIn.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Wrong email or password (`invalid_credentials`); the same for unknown addresses.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidCredentials)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidCredentials {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Forbidden: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/signin/POST/responses/403/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/signin/POST/responses/403/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.SignIn.Output.Forbidden.Body
-                /// Creates a new `Forbidden`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.SignIn.Output.Forbidden.Body) {
-                    self.body = body
-                }
-            }
-            /// The email address is not confirmed yet (`user_not_confirmed`); the account has a second factor (`mfa_required`, with `mfa_token` for `POST /auth/mfa/verify`; every sign-in path but a passkey answers so); with Cognito also `forbidden` when the account needs a step this API does not offer (a new-password challenge, a required reset).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.SignIn.Output.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Operations.SignIn.Output.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signin/post(signIn)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -1095,222 +302,37 @@ package enum Operations {
     package enum Refresh {
         package static let id: Swift.String = "refresh"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/refresh/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Refresh.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Refresh.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.Refresh.Input.Headers
             package var body: Components.RequestBodies.RefreshToken
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.Refresh.Input.Headers = .init(),
-                body: Components.RequestBodies.RefreshToken
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.RefreshToken) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Tokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.Refresh.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Tokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.Refresh.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The refresh token is unknown, expired, revoked or reused (`invalid_grant`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidGrant)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidGrant {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -1323,188 +345,37 @@ package enum Operations {
     package enum SignOut {
         package static let id: Swift.String = "signOut"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/signout/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOut.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOut.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignOut.Input.Headers
             package var body: Components.RequestBodies.RefreshToken
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SignOut.Input.Headers = .init(),
-                body: Components.RequestBodies.RefreshToken
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.RefreshToken) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Signed out.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/204`.
+            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.SignOut.Output.NoContent)
-            /// Signed out.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignOut.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.SignOut.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignOut.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/post(signOut)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -1515,136 +386,31 @@ package enum Operations {
     package enum SignOutEverywhere {
         package static let id: Swift.String = "signOutEverywhere"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/signout/all/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOutEverywhere.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOutEverywhere.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignOutEverywhere.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.SignOutEverywhere.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Signed out everywhere.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)/responses/204`.
+            /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.SignOutEverywhere.Output.NoContent)
-            /// Signed out everywhere.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignOutEverywhere.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.SignOutEverywhere.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignOutEverywhere.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -1657,199 +423,37 @@ package enum Operations {
     package enum ForgotPassword {
         package static let id: Swift.String = "forgotPassword"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/password/forgot/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ForgotPassword.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ForgotPassword.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ForgotPassword.Input.Headers
             package var body: Components.RequestBodies.EmailOnly
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ForgotPassword.Input.Headers = .init(),
-                body: Components.RequestBodies.EmailOnly
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.EmailOnly) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Where the code went (masked). The same for unknown addresses.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CodeDelivery)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ForgotPassword.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CodeDelivery {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ForgotPassword.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -1862,18 +466,6 @@ package enum Operations {
     package enum ResetPassword {
         package static let id: Swift.String = "resetPassword"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/password/reset/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResetPassword.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResetPassword.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ResetPassword.Input.Headers
             /// - Remark: Generated from `#/paths/auth/password/reset/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/password/reset/POST/requestBody/json`.
@@ -1912,226 +504,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ResetPassword.Input.Headers = .init(),
-                body: Operations.ResetPassword.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.ResetPassword.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/password/reset/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/password/reset/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/auth/password/reset/POST/responses/200/content/json/reset`.
-                        package var reset: Swift.Bool
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - reset:
-                        package init(reset: Swift.Bool) {
-                            self.reset = reset
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case reset
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/auth/password/reset/POST/responses/200/content/application\/json`.
-                    case json(Operations.ResetPassword.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ResetPassword.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ResetPassword.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ResetPassword.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Password reset.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ResetPassword.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ResetPassword.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ResetPassword.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ResetPassword.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -2144,18 +543,6 @@ package enum Operations {
     package enum ChangePassword {
         package static let id: Swift.String = "changePassword"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/password/change/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangePassword.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangePassword.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ChangePassword.Input.Headers
             /// - Remark: Generated from `#/paths/auth/password/change/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/password/change/POST/requestBody/json`.
@@ -2188,249 +575,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ChangePassword.Input.Headers = .init(),
-                body: Operations.ChangePassword.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.ChangePassword.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/password/change/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/password/change/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/auth/password/change/POST/responses/200/content/json/changed`.
-                        package var changed: Swift.Bool
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - changed:
-                        package init(changed: Swift.Bool) {
-                            self.changed = changed
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case changed
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/auth/password/change/POST/responses/200/content/application\/json`.
-                    case json(Operations.ChangePassword.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ChangePassword.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ChangePassword.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ChangePassword.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Password changed.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ChangePassword.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ChangePassword.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ChangePassword.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ChangePassword.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, or `invalid_password` when the password fails the policy.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequestOrPassword)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequestOrPassword {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Wrong email or password (`invalid_credentials`); the same for unknown addresses.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidCredentials)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidCredentials {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -2447,18 +618,6 @@ package enum Operations {
     package enum SignInWithGoogle {
         package static let id: Swift.String = "signInWithGoogle"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/google/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithGoogle.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithGoogle.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignInWithGoogle.Input.Headers
             /// - Remark: Generated from `#/paths/auth/google/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/google/POST/requestBody/json`.
@@ -2509,252 +668,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SignInWithGoogle.Input.Headers = .init(),
-                body: Operations.SignInWithGoogle.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.SignInWithGoogle.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in; `is_new_user` says whether the account was just created.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.SocialTokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignInWithGoogle.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.SocialTokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignInWithGoogle.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The provider's ID token failed verification (`invalid_token`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidToken)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidToken {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ProviderDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ProviderDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// With the Cognito provider, the verified email belongs to an email-and-password account, which a provider sign-in never takes over (`conflict`); sign in with the password.
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.AccountExists)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Components.Responses.AccountExists {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -2776,222 +716,37 @@ package enum Operations {
     package enum SendPhoneCode {
         package static let id: Swift.String = "sendPhoneCode"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/phone/send/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendPhoneCode.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendPhoneCode.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SendPhoneCode.Input.Headers
             package var body: Components.RequestBodies.PhoneOnly
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SendPhoneCode.Input.Headers = .init(),
-                body: Components.RequestBodies.PhoneOnly
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.PhoneOnly) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Where the code went (masked). The same for unknown addresses.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CodeDelivery)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SendPhoneCode.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CodeDelivery {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SendPhoneCode.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`) — GATEHOUSE_SMS_COUNTRIES is empty, or the server runs on Amazon Cognito.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.PhoneDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.PhoneDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -3008,222 +763,37 @@ package enum Operations {
     package enum VerifyPhoneCode {
         package static let id: Swift.String = "verifyPhoneCode"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/phone/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyPhoneCode.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyPhoneCode.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.VerifyPhoneCode.Input.Headers
             package var body: Components.RequestBodies.PhoneCode
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.VerifyPhoneCode.Input.Headers = .init(),
-                body: Components.RequestBodies.PhoneCode
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.PhoneCode) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in; `is_new_user` says whether the account was just created.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.SocialTokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.VerifyPhoneCode.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.SocialTokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.VerifyPhoneCode.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`) — GATEHOUSE_SMS_COUNTRIES is empty, or the server runs on Amazon Cognito.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.PhoneDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.PhoneDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -3240,18 +810,6 @@ package enum Operations {
     package enum SignInWithApple {
         package static let id: Swift.String = "signInWithApple"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/apple/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithApple.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithApple.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignInWithApple.Input.Headers
             /// - Remark: Generated from `#/paths/auth/apple/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/apple/POST/requestBody/json`.
@@ -3306,252 +864,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.SignInWithApple.Input.Headers = .init(),
-                body: Operations.SignInWithApple.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.SignInWithApple.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in; `is_new_user` says whether the account was just created.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.SocialTokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignInWithApple.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.SocialTokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignInWithApple.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The provider's ID token failed verification (`invalid_token`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidToken)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidToken {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ProviderDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ProviderDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// With the Cognito provider, the verified email belongs to an email-and-password account, which a provider sign-in never takes over (`conflict`); sign in with the password.
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.AccountExists)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Components.Responses.AccountExists {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -3597,161 +936,36 @@ package enum Operations {
                 }
             }
             package var query: Operations.AppleAuthorize.Input.Query
-            /// - Remark: Generated from `#/paths/auth/apple/authorize/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppleAuthorize.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppleAuthorize.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.AppleAuthorize.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
-            ///   - headers:
-            package init(
-                query: Operations.AppleAuthorize.Input.Query,
-                headers: Operations.AppleAuthorize.Input.Headers = .init()
-            ) {
+            package init(query: Operations.AppleAuthorize.Input.Query) {
                 self.query = query
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Found: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/apple/authorize/GET/responses/302/headers`.
-                package struct Headers: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/apple/authorize/GET/responses/302/headers/Location`.
-                    package var location: Swift.String?
-                    /// `__Host-gatehouse-apple=…; Max-Age=600; Path=/; Secure; HttpOnly; SameSite=None`
-                    ///
-                    /// - Remark: Generated from `#/paths/auth/apple/authorize/GET/responses/302/headers/Set-Cookie`.
-                    package var setCookie: Swift.String?
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - location:
-                    ///   - setCookie: `__Host-gatehouse-apple=…; Max-Age=600; Path=/; Secure; HttpOnly; SameSite=None`
-                    package init(
-                        location: Swift.String? = nil,
-                        setCookie: Swift.String? = nil
-                    ) {
-                        self.location = location
-                        self.setCookie = setCookie
-                    }
-                }
-                /// Received HTTP response headers
-                package var headers: Operations.AppleAuthorize.Output.Found.Headers
-                /// Creates a new `Found`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                package init(headers: Operations.AppleAuthorize.Output.Found.Headers = .init()) {
-                    self.headers = headers
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// To Apple's authorize page.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/apple/authorize/get(appleAuthorize)/responses/302`.
+            /// - Remark: Generated from `#/paths//auth/apple/authorize/get(appleAuthorize)/responses/default`.
             ///
-            /// HTTP response code: `302 found`.
-            case found(Operations.AppleAuthorize.Output.Found)
-            /// The associated value of the enum case if `self` is `.found`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.AppleAuthorize.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.found`.
-            /// - SeeAlso: `.found`.
-            package var found: Operations.AppleAuthorize.Output.Found {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.AppleAuthorize.Output.Default {
                 get throws {
                     switch self {
-                    case let .found(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "found",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/authorize/get(appleAuthorize)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/apple/authorize/get(appleAuthorize)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ProviderDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ProviderDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -3772,18 +986,6 @@ package enum Operations {
     package enum AppleCallback {
         package static let id: Swift.String = "appleCallback"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/apple/callback/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppleCallback.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppleCallback.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.AppleCallback.Input.Headers
             /// - Remark: Generated from `#/paths/auth/apple/callback/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/apple/callback/POST/requestBody/urlEncodedForm`.
@@ -3836,96 +1038,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.AppleCallback.Input.Headers = .init(),
-                body: Operations.AppleCallback.Input.Body? = nil
-            ) {
-                self.headers = headers
+            package init(body: Operations.AppleCallback.Input.Body? = nil) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/apple/callback/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/apple/callback/POST/responses/200/content/text\/html`.
-                    case html(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.html`.
-                    ///
-                    /// - Throws: An error if `self` is not `.html`.
-                    /// - SeeAlso: `.html`.
-                    package var html: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .html(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.AppleCallback.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.AppleCallback.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The hand-off page.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/apple/callback/post(appleCallback)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/apple/callback/post(appleCallback)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.AppleCallback.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.AppleCallback.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.AppleCallback.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.AppleCallback.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case html
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "text/html":
-                    self = .html
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .html:
-                    return "text/html"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .html
-                ]
             }
         }
     }
@@ -3948,18 +1087,6 @@ package enum Operations {
     package enum ReceiveAppleNotification {
         package static let id: Swift.String = "receiveAppleNotification"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReceiveAppleNotification.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReceiveAppleNotification.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ReceiveAppleNotification.Input.Headers
             /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/requestBody/json`.
@@ -3986,111 +1113,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ReceiveAppleNotification.Input.Headers = .init(),
-                body: Operations.ReceiveAppleNotification.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.ReceiveAppleNotification.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/responses/200/content/json/received`.
-                        package var received: Swift.Bool
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - received:
-                        package init(received: Swift.Bool) {
-                            self.received = received
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case received
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/auth/apple/notifications/POST/responses/200/content/application\/json`.
-                    case json(Operations.ReceiveAppleNotification.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ReceiveAppleNotification.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ReceiveAppleNotification.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ReceiveAppleNotification.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Received (whatever it was).
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/apple/notifications/post(receiveAppleNotification)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/apple/notifications/post(receiveAppleNotification)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ReceiveAppleNotification.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ReceiveAppleNotification.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ReceiveAppleNotification.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ReceiveAppleNotification.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -4103,18 +1152,6 @@ package enum Operations {
     package enum RedeemHandoff {
         package static let id: Swift.String = "redeemHandoff"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/handoff/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RedeemHandoff.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RedeemHandoff.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.RedeemHandoff.Input.Headers
             /// - Remark: Generated from `#/paths/auth/handoff/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/handoff/POST/requestBody/json`.
@@ -4149,160 +1186,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.RedeemHandoff.Input.Headers = .init(),
-                body: Operations.RedeemHandoff.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.RedeemHandoff.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in; `is_new_user` says whether the account was just created.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.SocialTokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RedeemHandoff.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.SocialTokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RedeemHandoff.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The refresh token is unknown, expired, revoked or reused (`invalid_grant`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidGrant)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidGrant {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -4313,124 +1223,31 @@ package enum Operations {
     package enum GetProfile {
         package static let id: Swift.String = "getProfile"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProfile.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProfile.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.GetProfile.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.GetProfile.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// The profile. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/get(getProfile)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/get(getProfile)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Profile)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.GetProfile.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Profile {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.GetProfile.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/get(getProfile)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//me/get(getProfile)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -4441,18 +1258,6 @@ package enum Operations {
     package enum UpdateProfile {
         package static let id: Swift.String = "updateProfile"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/PATCH/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateProfile.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateProfile.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.UpdateProfile.Input.Headers
             /// - Remark: Generated from `#/paths/me/PATCH/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/me/PATCH/requestBody/json`.
@@ -4477,183 +1282,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.UpdateProfile.Input.Headers = .init(),
-                body: Operations.UpdateProfile.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.UpdateProfile.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// The profile. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Profile)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.UpdateProfile.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Profile {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.UpdateProfile.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//me/patch(updateProfile)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -4671,18 +1326,6 @@ package enum Operations {
     package enum DeleteAccount {
         package static let id: Swift.String = "deleteAccount"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/DELETE/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteAccount.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteAccount.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.DeleteAccount.Input.Headers
             /// - Remark: Generated from `#/paths/me/DELETE/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/me/DELETE/requestBody/json`.
@@ -4707,198 +1350,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.DeleteAccount.Input.Headers = .init(),
-                body: Operations.DeleteAccount.Input.Body? = nil
-            ) {
-                self.headers = headers
+            package init(body: Operations.DeleteAccount.Input.Body? = nil) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Deleted.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/204`.
+            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.DeleteAccount.Output.NoContent)
-            /// Deleted.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.DeleteAccount.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.DeleteAccount.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.DeleteAccount.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The session signed in by a weaker method than the account's strongest, or longer ago than
-            /// `GATEHOUSE_STEP_UP_MAX_AGE` (`reauthentication_required`): sign in again with the method the
-            /// message names, or send the account's `current_password`.
-            ///
-            ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ReauthenticationRequired)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ReauthenticationRequired {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//me/delete(deleteAccount)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -4916,18 +1394,6 @@ package enum Operations {
     package enum AddPhone {
         package static let id: Swift.String = "addPhone"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/phone/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddPhone.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddPhone.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.AddPhone.Input.Headers
             /// - Remark: Generated from `#/paths/me/phone/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/me/phone/POST/requestBody/json`.
@@ -4960,259 +1426,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.AddPhone.Input.Headers = .init(),
-                body: Operations.AddPhone.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.AddPhone.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Where the code went (masked). The same for unknown addresses.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CodeDelivery)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.AddPhone.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CodeDelivery {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.AddPhone.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Forbidden: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/phone/POST/responses/403/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/phone/POST/responses/403/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.AddPhone.Output.Forbidden.Body
-                /// Creates a new `Forbidden`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.AddPhone.Output.Forbidden.Body) {
-                    self.body = body
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`), or the session is weaker than the account
-            /// (`reauthentication_required`: sign in again with the stronger method, or send `current_password`).
-            ///
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.AddPhone.Output.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Operations.AddPhone.Output.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/post(addPhone)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -5229,18 +1469,6 @@ package enum Operations {
     package enum VerifySecondFactor {
         package static let id: Swift.String = "verifySecondFactor"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/auth/mfa/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifySecondFactor.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifySecondFactor.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.VerifySecondFactor.Input.Headers
             /// - Remark: Generated from `#/paths/auth/mfa/verify/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/auth/mfa/verify/POST/requestBody/json`.
@@ -5275,206 +1503,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.VerifySecondFactor.Input.Headers = .init(),
-                body: Operations.VerifySecondFactor.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.VerifySecondFactor.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/200`.
+            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Tokens)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.VerifySecondFactor.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Tokens {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.VerifySecondFactor.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The refresh token is unknown, expired, revoked or reused (`invalid_grant`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidGrant)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidGrant {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -5487,215 +1542,31 @@ package enum Operations {
     package enum GetSecondFactor {
         package static let id: Swift.String = "getSecondFactor"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/mfa/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSecondFactor.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSecondFactor.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.GetSecondFactor.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.GetSecondFactor.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// A confirmed authenticator app: sign-ins but a passkey answer `mfa_required`.
-                        ///
-                        /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content/json/totp_enabled`.
-                        package var totpEnabled: Swift.Bool
-                        /// When the app was confirmed.
-                        ///
-                        /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content/json/totp_enabled_at`.
-                        package var totpEnabledAt: Foundation.Date?
-                        /// Unused recovery codes (0 without an app).
-                        ///
-                        /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content/json/recovery_codes_left`.
-                        package var recoveryCodesLeft: Swift.Int
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - totpEnabled: A confirmed authenticator app: sign-ins but a passkey answer `mfa_required`.
-                        ///   - totpEnabledAt: When the app was confirmed.
-                        ///   - recoveryCodesLeft: Unused recovery codes (0 without an app).
-                        package init(
-                            totpEnabled: Swift.Bool,
-                            totpEnabledAt: Foundation.Date? = nil,
-                            recoveryCodesLeft: Swift.Int
-                        ) {
-                            self.totpEnabled = totpEnabled
-                            self.totpEnabledAt = totpEnabledAt
-                            self.recoveryCodesLeft = recoveryCodesLeft
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case totpEnabled = "totp_enabled"
-                            case totpEnabledAt = "totp_enabled_at"
-                            case recoveryCodesLeft = "recovery_codes_left"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/me/mfa/GET/responses/200/content/application\/json`.
-                    case json(Operations.GetSecondFactor.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.GetSecondFactor.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.GetSecondFactor.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.GetSecondFactor.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The second factor's state.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/get(getSecondFactor)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/mfa/get(getSecondFactor)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.GetSecondFactor.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.GetSecondFactor.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.GetSecondFactor.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.GetSecondFactor.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/get(getSecondFactor)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Forbidden: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/mfa/GET/responses/403/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/mfa/GET/responses/403/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.GetSecondFactor.Output.Forbidden.Body
-                /// Creates a new `Forbidden`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.GetSecondFactor.Output.Forbidden.Body) {
-                    self.body = body
-                }
-            }
-            /// The identity provider keeps the second factor (`provider_disabled`, Cognito).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/get(getSecondFactor)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.GetSecondFactor.Output.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Operations.GetSecondFactor.Output.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -5708,203 +1579,31 @@ package enum Operations {
     package enum EnrolAuthenticatorApp {
         package static let id: Swift.String = "enrolAuthenticatorApp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/mfa/totp/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrolAuthenticatorApp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrolAuthenticatorApp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.EnrolAuthenticatorApp.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.EnrolAuthenticatorApp.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/200/content/json/secret`.
-                        package var secret: Swift.String
-                        /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/200/content/json/otpauth_uri`.
-                        package var otpauthUri: Swift.String
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - secret:
-                        ///   - otpauthUri:
-                        package init(
-                            secret: Swift.String,
-                            otpauthUri: Swift.String
-                        ) {
-                            self.secret = secret
-                            self.otpauthUri = otpauthUri
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case secret
-                            case otpauthUri = "otpauth_uri"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/200/content/application\/json`.
-                    case json(Operations.EnrolAuthenticatorApp.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.EnrolAuthenticatorApp.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.EnrolAuthenticatorApp.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.EnrolAuthenticatorApp.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The secret (base32, to type in) and the `otpauth://` URI (for a QR code), shown once.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/post(enrolAuthenticatorApp)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/mfa/totp/post(enrolAuthenticatorApp)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.EnrolAuthenticatorApp.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.EnrolAuthenticatorApp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.EnrolAuthenticatorApp.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.EnrolAuthenticatorApp.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/post(enrolAuthenticatorApp)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Conflict: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/409/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/mfa/totp/POST/responses/409/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.EnrolAuthenticatorApp.Output.Conflict.Body
-                /// Creates a new `Conflict`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.EnrolAuthenticatorApp.Output.Conflict.Body) {
-                    self.body = body
-                }
-            }
-            /// An authenticator app is set up already (`conflict`).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/post(enrolAuthenticatorApp)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Operations.EnrolAuthenticatorApp.Output.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Operations.EnrolAuthenticatorApp.Output.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -5915,211 +1614,37 @@ package enum Operations {
     package enum RemoveAuthenticatorApp {
         package static let id: Swift.String = "removeAuthenticatorApp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/mfa/totp/DELETE/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveAuthenticatorApp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveAuthenticatorApp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.RemoveAuthenticatorApp.Input.Headers
             package var body: Components.RequestBodies.MFACode
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.RemoveAuthenticatorApp.Input.Headers = .init(),
-                body: Components.RequestBodies.MFACode
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.MFACode) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Removed; sign-ins no longer ask for a code.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/204`.
+            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.RemoveAuthenticatorApp.Output.NoContent)
-            /// Removed; sign-ins no longer ask for a code.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RemoveAuthenticatorApp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.RemoveAuthenticatorApp.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RemoveAuthenticatorApp.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -6130,199 +1655,37 @@ package enum Operations {
     package enum ConfirmAuthenticatorApp {
         package static let id: Swift.String = "confirmAuthenticatorApp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/mfa/totp/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmAuthenticatorApp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmAuthenticatorApp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ConfirmAuthenticatorApp.Input.Headers
             package var body: Components.RequestBodies.MFACode
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ConfirmAuthenticatorApp.Input.Headers = .init(),
-                body: Components.RequestBodies.MFACode
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.MFACode) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Ten single-use recovery codes, shown once (only their hashes are kept).
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.RecoveryCodes)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ConfirmAuthenticatorApp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.RecoveryCodes {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ConfirmAuthenticatorApp.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -6333,199 +1696,37 @@ package enum Operations {
     package enum RegenerateRecoveryCodes {
         package static let id: Swift.String = "regenerateRecoveryCodes"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/mfa/recovery-codes/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegenerateRecoveryCodes.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegenerateRecoveryCodes.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.RegenerateRecoveryCodes.Input.Headers
             package var body: Components.RequestBodies.MFACode
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.RegenerateRecoveryCodes.Input.Headers = .init(),
-                body: Components.RequestBodies.MFACode
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.MFACode) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Ten single-use recovery codes, shown once (only their hashes are kept).
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.RecoveryCodes)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RegenerateRecoveryCodes.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.RecoveryCodes {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RegenerateRecoveryCodes.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -6538,296 +1739,37 @@ package enum Operations {
     package enum VerifyPhone {
         package static let id: Swift.String = "verifyPhone"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/phone/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyPhone.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyPhone.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.VerifyPhone.Input.Headers
             package var body: Components.RequestBodies.PhoneCode
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.VerifyPhone.Input.Headers = .init(),
-                body: Components.RequestBodies.PhoneCode
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.PhoneCode) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// The profile. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Profile)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.VerifyPhone.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Profile {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.VerifyPhone.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`) — GATEHOUSE_SMS_COUNTRIES is empty, or the server runs on Amazon Cognito.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.PhoneDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.PhoneDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Conflict: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/phone/verify/POST/responses/409/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/phone/verify/POST/responses/409/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.VerifyPhone.Output.Conflict.Body
-                /// Creates a new `Conflict`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.VerifyPhone.Output.Conflict.Body) {
-                    self.body = body
-                }
-            }
-            /// Another account has this number (`conflict`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Operations.VerifyPhone.Output.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Operations.VerifyPhone.Output.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -6846,152 +1788,31 @@ package enum Operations {
     package enum ListSessions {
         package static let id: Swift.String = "listSessions"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/sessions/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ListSessions.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.ListSessions.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/sessions/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/sessions/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.SessionList)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.SessionList {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ListSessions.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ListSessions.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The sessions. `Cache-Control no-store`.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ListSessions.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ListSessions.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ListSessions.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ListSessions.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The identity provider behind this server cannot do this (`not_supported`) — with Amazon Cognito, a user's session list and email change.
-            ///
-            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/501`.
-            ///
-            /// HTTP response code: `501 notImplemented`.
-            case notImplemented(Components.Responses.NotSupported)
-            /// The associated value of the enum case if `self` is `.notImplemented`.
-            ///
-            /// - Throws: An error if `self` is not `.notImplemented`.
-            /// - SeeAlso: `.notImplemented`.
-            package var notImplemented: Components.Responses.NotSupported {
-                get throws {
-                    switch self {
-                    case let .notImplemented(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notImplemented",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -7020,164 +1841,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.EndSession.Input.Path
-            /// - Remark: Generated from `#/paths/me/sessions/{id}/DELETE/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndSession.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndSession.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.EndSession.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.EndSession.Input.Path,
-                headers: Operations.EndSession.Input.Headers = .init()
-            ) {
+            package init(path: Operations.EndSession.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Ended.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/204`.
+            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.EndSession.Output.NoContent)
-            /// Ended.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.EndSession.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.EndSession.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.EndSession.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The identity provider behind this server cannot do this (`not_supported`) — with Amazon Cognito, a user's session list and email change.
-            ///
-            /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)/responses/501`.
-            ///
-            /// HTTP response code: `501 notImplemented`.
-            case notImplemented(Components.Responses.NotSupported)
-            /// The associated value of the enum case if `self` is `.notImplemented`.
-            ///
-            /// - Throws: An error if `self` is not `.notImplemented`.
-            /// - SeeAlso: `.notImplemented`.
-            package var notImplemented: Components.Responses.NotSupported {
-                get throws {
-                    switch self {
-                    case let .notImplemented(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notImplemented",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -7197,18 +1890,6 @@ package enum Operations {
     package enum ChangeEmail {
         package static let id: Swift.String = "changeEmail"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/email/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangeEmail.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangeEmail.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ChangeEmail.Input.Headers
             /// - Remark: Generated from `#/paths/me/email/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/me/email/POST/requestBody/json`.
@@ -7241,260 +1922,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.ChangeEmail.Input.Headers = .init(),
-                body: Operations.ChangeEmail.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.ChangeEmail.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Where the code went (masked). The same for unknown addresses.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CodeDelivery)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ChangeEmail.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CodeDelivery {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ChangeEmail.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Unauthorized: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/email/POST/responses/401/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/email/POST/responses/401/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ChangeEmail.Output.Unauthorized.Body
-                /// Creates a new `Unauthorized`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ChangeEmail.Output.Unauthorized.Body) {
-                    self.body = body
-                }
-            }
-            /// A missing or bad bearer token (`unauthorized`), or a wrong `current_password` (`invalid_credentials`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.ChangeEmail.Output.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Operations.ChangeEmail.Output.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The session signed in by a weaker method than the account's strongest, or longer ago than
-            /// `GATEHOUSE_STEP_UP_MAX_AGE` (`reauthentication_required`): sign in again with the method the
-            /// message names, or send the account's `current_password`.
-            ///
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ReauthenticationRequired)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ReauthenticationRequired {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The identity provider behind this server cannot do this (`not_supported`) — with Amazon Cognito, a user's session list and email change.
-            ///
-            /// - Remark: Generated from `#/paths//me/email/post(changeEmail)/responses/501`.
-            ///
-            /// HTTP response code: `501 notImplemented`.
-            case notImplemented(Components.Responses.NotSupported)
-            /// The associated value of the enum case if `self` is `.notImplemented`.
-            ///
-            /// - Throws: An error if `self` is not `.notImplemented`.
-            /// - SeeAlso: `.notImplemented`.
-            package var notImplemented: Components.Responses.NotSupported {
-                get throws {
-                    switch self {
-                    case let .notImplemented(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notImplemented",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -7510,18 +1964,6 @@ package enum Operations {
     package enum VerifyEmailChange {
         package static let id: Swift.String = "verifyEmailChange"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/me/email/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmailChange.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmailChange.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.VerifyEmailChange.Input.Headers
             /// - Remark: Generated from `#/paths/me/email/verify/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/me/email/verify/POST/requestBody/json`.
@@ -7546,257 +1988,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.VerifyEmailChange.Input.Headers = .init(),
-                body: Operations.VerifyEmailChange.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.VerifyEmailChange.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// The profile. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/200`.
+            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.Profile)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.VerifyEmailChange.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.Profile {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.VerifyEmailChange.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Conflict: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/me/email/verify/POST/responses/409/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/me/email/verify/POST/responses/409/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.VerifyEmailChange.Output.Conflict.Body
-                /// Creates a new `Conflict`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.VerifyEmailChange.Output.Conflict.Body) {
-                    self.body = body
-                }
-            }
-            /// Another account holds the address now (`conflict`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Operations.VerifyEmailChange.Output.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Operations.VerifyEmailChange.Output.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The identity provider behind this server cannot do this (`not_supported`) — with Amazon Cognito, a user's session list and email change.
-            ///
-            /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)/responses/501`.
-            ///
-            /// HTTP response code: `501 notImplemented`.
-            case notImplemented(Components.Responses.NotSupported)
-            /// The associated value of the enum case if `self` is `.notImplemented`.
-            ///
-            /// - Throws: An error if `self` is not `.notImplemented`.
-            /// - SeeAlso: `.notImplemented`.
-            package var notImplemented: Components.Responses.NotSupported {
-                get throws {
-                    switch self {
-                    case let .notImplemented(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notImplemented",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -7812,18 +2030,6 @@ package enum Operations {
     package enum CompatSignInWithApple {
         package static let id: Swift.String = "compatSignInWithApple"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/apple/signin/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignInWithApple.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignInWithApple.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatSignInWithApple.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/auth/apple/signin/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/auth/apple/signin/POST/requestBody/json`.
@@ -7888,252 +2094,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatSignInWithApple.Input.Headers = .init(),
-                body: Operations.CompatSignInWithApple.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CompatSignInWithApple.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in, in the seed 003 client's shape. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CompatSignIn)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatSignInWithApple.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CompatSignIn {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatSignInWithApple.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The provider's ID token failed verification (`invalid_token`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidToken)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidToken {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ProviderDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ProviderDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// With the Cognito provider, the verified email belongs to an email-and-password account, which a provider sign-in never takes over (`conflict`); sign in with the password.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.AccountExists)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Components.Responses.AccountExists {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -8149,18 +2136,6 @@ package enum Operations {
     package enum CompatSignInWithGoogle {
         package static let id: Swift.String = "compatSignInWithGoogle"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/google/signin/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignInWithGoogle.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignInWithGoogle.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatSignInWithGoogle.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/auth/google/signin/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/auth/google/signin/POST/requestBody/json`.
@@ -8235,252 +2210,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatSignInWithGoogle.Input.Headers = .init(),
-                body: Operations.CompatSignInWithGoogle.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CompatSignInWithGoogle.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in, in the seed 003 client's shape. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CompatSignIn)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatSignInWithGoogle.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CompatSignIn {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatSignInWithGoogle.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The provider's ID token failed verification (`invalid_token`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidToken)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidToken {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// This provider is not configured on the server (`provider_disabled`); with the Cognito provider also `forbidden` when the provider shared no verified email (a Cognito user needs one).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.ProviderDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.ProviderDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// With the Cognito provider, the verified email belongs to an email-and-password account, which a provider sign-in never takes over (`conflict`); sign in with the password.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.AccountExists)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Components.Responses.AccountExists {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -8495,18 +2251,6 @@ package enum Operations {
     package enum CompatSignUp {
         package static let id: Swift.String = "compatSignUp"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/signup/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignUp.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignUp.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatSignUp.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/auth/signup/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/auth/signup/POST/requestBody/json`.
@@ -8545,211 +2289,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatSignUp.Input.Headers = .init(),
-                body: Operations.CompatSignUp.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CompatSignUp.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/auth/signup/POST/responses/201/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/auth/signup/POST/responses/201/content/application\/json`.
-                    case json(Components.Schemas.SignUpResult)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.SignUpResult {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CompatSignUp.Output.Created.Body
-                /// Creates a new `Created`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CompatSignUp.Output.Created.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The same answer whether or not the address is registered.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/201`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/default`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.CompatSignUp.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatSignUp.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            package var created: Operations.CompatSignUp.Output.Created {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatSignUp.Output.Default {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, or `invalid_password` when the password fails the policy.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequestOrPassword)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequestOrPassword {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -8764,18 +2330,6 @@ package enum Operations {
     package enum CompatSignIn {
         package static let id: Swift.String = "compatSignIn"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/signin/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignIn.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSignIn.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatSignIn.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/auth/signin/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/auth/signin/POST/requestBody/json`.
@@ -8808,257 +2362,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatSignIn.Input.Headers = .init(),
-                body: Operations.CompatSignIn.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CompatSignIn.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in, in the seed 003 client's shape. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CompatSignIn)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatSignIn.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CompatSignIn {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatSignIn.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Wrong email or password (`invalid_credentials`); the same for unknown addresses.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidCredentials)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidCredentials {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Forbidden: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/auth/signin/POST/responses/403/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/auth/signin/POST/responses/403/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CompatSignIn.Output.Forbidden.Body
-                /// Creates a new `Forbidden`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CompatSignIn.Output.Forbidden.Body) {
-                    self.body = body
-                }
-            }
-            /// The email address is not confirmed yet (`user_not_confirmed`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Operations.CompatSignIn.Output.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Operations.CompatSignIn.Output.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -9073,222 +2403,37 @@ package enum Operations {
     package enum CompatRefresh {
         package static let id: Swift.String = "compatRefresh"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/refresh/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatRefresh.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatRefresh.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatRefresh.Input.Headers
             package var body: Components.RequestBodies.RefreshToken
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatRefresh.Input.Headers = .init(),
-                body: Components.RequestBodies.RefreshToken
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.RefreshToken) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in, in the seed 003 client's shape. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CompatSignIn)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatRefresh.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CompatSignIn {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatRefresh.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The refresh token is unknown, expired, revoked or reused (`invalid_grant`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.InvalidGrant)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.InvalidGrant {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -9301,275 +2446,37 @@ package enum Operations {
     package enum CompatSendPhoneCode {
         package static let id: Swift.String = "compatSendPhoneCode"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSendPhoneCode.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatSendPhoneCode.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatSendPhoneCode.Input.Headers
             package var body: Components.RequestBodies.PhoneOnly
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatSendPhoneCode.Input.Headers = .init(),
-                body: Components.RequestBodies.PhoneOnly
-            ) {
-                self.headers = headers
+            package init(body: Components.RequestBodies.PhoneOnly) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/responses/200/content/json/message`.
-                        package var message: Swift.String
-                        /// The number, masked: +14…23.
-                        ///
-                        /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/responses/200/content/json/phone`.
-                        package var phone: Swift.String
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - message:
-                        ///   - phone: The number, masked: +14…23.
-                        package init(
-                            message: Swift.String,
-                            phone: Swift.String
-                        ) {
-                            self.message = message
-                            self.phone = phone
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case message
-                            case phone
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/api/v1/auth/otp/send/POST/responses/200/content/application\/json`.
-                    case json(Operations.CompatSendPhoneCode.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.CompatSendPhoneCode.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CompatSendPhoneCode.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CompatSendPhoneCode.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The code was texted. The same answer whether or not the number has an account.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.CompatSendPhoneCode.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatSendPhoneCode.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.CompatSendPhoneCode.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatSendPhoneCode.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`) — GATEHOUSE_SMS_COUNTRIES is empty, or the server runs on Amazon Cognito.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.PhoneDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.PhoneDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -9584,18 +2491,6 @@ package enum Operations {
     package enum CompatVerifyPhoneCode {
         package static let id: Swift.String = "compatVerifyPhoneCode"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/auth/otp/verify/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatVerifyPhoneCode.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatVerifyPhoneCode.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatVerifyPhoneCode.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/auth/otp/verify/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/auth/otp/verify/POST/requestBody/json`.
@@ -9634,206 +2529,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CompatVerifyPhoneCode.Input.Headers = .init(),
-                body: Operations.CompatVerifyPhoneCode.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CompatVerifyPhoneCode.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            /// Signed in, in the seed 003 client's shape. `Cache-Control no-store`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Components.Responses.CompatSignIn)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatVerifyPhoneCode.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Components.Responses.CompatSignIn {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatVerifyPhoneCode.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, `invalid_password`, `code_mismatch` (wrong code, or no code pending) or `code_expired` (expired or used up: request a new one).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.CodeError)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.CodeError {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Phone sign-in is off (`provider_disabled`) — GATEHOUSE_SMS_COUNTRIES is empty, or the server runs on Amazon Cognito.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.PhoneDisabled)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.PhoneDisabled {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Throttled (`too_many_requests`) — failures past the per-account or per-client limits (IPv6 clients counted by their /64), the code-mail caps (one a minute, 5 an hour, 10 a day per address), a client's share of the password-hashing queue, or unknown refresh tokens from one client.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            package var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -9846,152 +2568,31 @@ package enum Operations {
     package enum CompatGetUser {
         package static let id: Swift.String = "compatGetUser"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/users/me/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatGetUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompatGetUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CompatGetUser.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.CompatGetUser.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/users/me/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/users/me/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.CompatUser)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.CompatUser {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CompatGetUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CompatGetUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user. `Cache-Control no-store`.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/users/me/get(compatGetUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/users/me/get(compatGetUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.CompatGetUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CompatGetUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.CompatGetUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CompatGetUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Missing or bad bearer token (`unauthorized`), one body for every reason.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/users/me/get(compatGetUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// An upstream could not be reached (`upstream_unavailable`) — Apple's or Google's keys with none cached, the custom-claims hook (docs/claims-hook.md) when it fails and failures deny, or, with the Cognito provider, Cognito — or the server cannot take the request now (`unavailable`) — storage down, or the password-hashing queue full, then with `Retry-After`. Nothing was changed; retry.
-            ///
-            /// - Remark: Generated from `#/paths//api/v1/users/me/get(compatGetUser)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.UpstreamUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.UpstreamUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -10002,332 +2603,31 @@ package enum Operations {
     package enum Jwks {
         package static let id: Swift.String = "jwks"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Jwks.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Jwks.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.Jwks.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.Jwks.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers`.
-                package struct Headers: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Cache-Control`.
-                    package var cacheControl: Swift.String?
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - cacheControl:
-                    package init(cacheControl: Swift.String? = nil) {
-                        self.cacheControl = cacheControl
-                    }
-                }
-                /// Received HTTP response headers
-                package var headers: Operations.Jwks.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload`.
-                        @frozen package enum KeysPayloadPayload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1`.
-                            package struct Case1Payload: Codable, Hashable, Sendable {
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/kty`.
-                                @frozen package enum KtyPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case rsa = "RSA"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/kty`.
-                                package var kty: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.KtyPayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/kid`.
-                                package var kid: Swift.String
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/alg`.
-                                @frozen package enum AlgPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case rs256 = "RS256"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/alg`.
-                                package var alg: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.AlgPayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/use`.
-                                @frozen package enum UsePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case sig = "sig"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/use`.
-                                package var use: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.UsePayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/n`.
-                                package var n: Swift.String
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1/e`.
-                                package var e: Swift.String
-                                /// Creates a new `Case1Payload`.
-                                ///
-                                /// - Parameters:
-                                ///   - kty:
-                                ///   - kid:
-                                ///   - alg:
-                                ///   - use:
-                                ///   - n:
-                                ///   - e:
-                                package init(
-                                    kty: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.KtyPayload,
-                                    kid: Swift.String,
-                                    alg: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.AlgPayload,
-                                    use: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload.UsePayload,
-                                    n: Swift.String,
-                                    e: Swift.String
-                                ) {
-                                    self.kty = kty
-                                    self.kid = kid
-                                    self.alg = alg
-                                    self.use = use
-                                    self.n = n
-                                    self.e = e
-                                }
-                                package enum CodingKeys: String, CodingKey {
-                                    case kty
-                                    case kid
-                                    case alg
-                                    case use
-                                    case n
-                                    case e
-                                }
-                            }
-                            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case1`.
-                            case case1(Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case1Payload)
-                            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2`.
-                            package struct Case2Payload: Codable, Hashable, Sendable {
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/kty`.
-                                @frozen package enum KtyPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case ec = "EC"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/kty`.
-                                package var kty: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.KtyPayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/crv`.
-                                @frozen package enum CrvPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case p256 = "P-256"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/crv`.
-                                package var crv: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.CrvPayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/kid`.
-                                package var kid: Swift.String
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/alg`.
-                                @frozen package enum AlgPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case es256 = "ES256"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/alg`.
-                                package var alg: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.AlgPayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/use`.
-                                @frozen package enum UsePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                                    case sig = "sig"
-                                }
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/use`.
-                                package var use: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.UsePayload
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/x`.
-                                package var x: Swift.String
-                                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2/y`.
-                                package var y: Swift.String
-                                /// Creates a new `Case2Payload`.
-                                ///
-                                /// - Parameters:
-                                ///   - kty:
-                                ///   - crv:
-                                ///   - kid:
-                                ///   - alg:
-                                ///   - use:
-                                ///   - x:
-                                ///   - y:
-                                package init(
-                                    kty: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.KtyPayload,
-                                    crv: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.CrvPayload,
-                                    kid: Swift.String,
-                                    alg: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.AlgPayload,
-                                    use: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload.UsePayload,
-                                    x: Swift.String,
-                                    y: Swift.String
-                                ) {
-                                    self.kty = kty
-                                    self.crv = crv
-                                    self.kid = kid
-                                    self.alg = alg
-                                    self.use = use
-                                    self.x = x
-                                    self.y = y
-                                }
-                                package enum CodingKeys: String, CodingKey {
-                                    case kty
-                                    case crv
-                                    case kid
-                                    case alg
-                                    case use
-                                    case x
-                                    case y
-                                }
-                            }
-                            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/KeysPayload/case2`.
-                            case case2(Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload.Case2Payload)
-                            package init(from decoder: any Swift.Decoder) throws {
-                                var errors: [any Swift.Error] = []
-                                do {
-                                    self = .case1(try .init(from: decoder))
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .case2(try .init(from: decoder))
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                                    type: Self.self,
-                                    codingPath: decoder.codingPath,
-                                    errors: errors
-                                )
-                            }
-                            package func encode(to encoder: any Swift.Encoder) throws {
-                                switch self {
-                                case let .case1(value):
-                                    try value.encode(to: encoder)
-                                case let .case2(value):
-                                    try value.encode(to: encoder)
-                                }
-                            }
-                        }
-                        /// RSA keys (RS256, the default) or, with GATEHOUSE_TOKEN_ALG=ES256, P-256 keys (ES256); after a switch the previous algorithm's keys stay listed until they expire.
-                        ///
-                        /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/keys`.
-                        package typealias KeysPayload = [Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayloadPayload]
-                        /// RSA keys (RS256, the default) or, with GATEHOUSE_TOKEN_ALG=ES256, P-256 keys (ES256); after a switch the previous algorithm's keys stay listed until they expire.
-                        ///
-                        /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/json/keys`.
-                        package var keys: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayload
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - keys: RSA keys (RS256, the default) or, with GATEHOUSE_TOKEN_ALG=ES256, P-256 keys (ES256); after a switch the previous algorithm's keys stay listed until they expire.
-                        package init(keys: Operations.Jwks.Output.Ok.Body.JsonPayload.KeysPayload) {
-                            self.keys = keys
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case keys
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/application\/json`.
-                    case json(Operations.Jwks.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.Jwks.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.Jwks.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                ///   - body: Received HTTP response body
-                package init(
-                    headers: Operations.Jwks.Output.Ok.Headers = .init(),
-                    body: Operations.Jwks.Output.Ok.Body
-                ) {
-                    self.headers = headers
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// A JWKS document, with Cache-Control: public, max-age=….
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)/responses/200`.
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.Jwks.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.Jwks.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.Jwks.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.Jwks.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -10338,179 +2638,31 @@ package enum Operations {
     package enum OpenIDConfiguration {
         package static let id: Swift.String = "openIDConfiguration"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OpenIDConfiguration.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OpenIDConfiguration.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.OpenIDConfiguration.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.OpenIDConfiguration.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/issuer`.
-                        package var issuer: Swift.String
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/jwks_uri`.
-                        package var jwksUri: Swift.String
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/id_token_signing_alg_values_supported`.
-                        package var idTokenSigningAlgValuesSupported: [Swift.String]
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/claims_supported`.
-                        package var claimsSupported: [Swift.String]?
-                        /// With GATEHOUSE_HOSTED_UI (docs/hosted-ui.md), as are the next five.
-                        ///
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/authorization_endpoint`.
-                        package var authorizationEndpoint: Swift.String?
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/token_endpoint`.
-                        package var tokenEndpoint: Swift.String?
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/userinfo_endpoint`.
-                        package var userinfoEndpoint: Swift.String?
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/revocation_endpoint`.
-                        package var revocationEndpoint: Swift.String?
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/grant_types_supported`.
-                        package var grantTypesSupported: [Swift.String]?
-                        /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/json/code_challenge_methods_supported`.
-                        package var codeChallengeMethodsSupported: [Swift.String]?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - issuer:
-                        ///   - jwksUri:
-                        ///   - idTokenSigningAlgValuesSupported:
-                        ///   - claimsSupported:
-                        ///   - authorizationEndpoint: With GATEHOUSE_HOSTED_UI (docs/hosted-ui.md), as are the next five.
-                        ///   - tokenEndpoint:
-                        ///   - userinfoEndpoint:
-                        ///   - revocationEndpoint:
-                        ///   - grantTypesSupported:
-                        ///   - codeChallengeMethodsSupported:
-                        package init(
-                            issuer: Swift.String,
-                            jwksUri: Swift.String,
-                            idTokenSigningAlgValuesSupported: [Swift.String],
-                            claimsSupported: [Swift.String]? = nil,
-                            authorizationEndpoint: Swift.String? = nil,
-                            tokenEndpoint: Swift.String? = nil,
-                            userinfoEndpoint: Swift.String? = nil,
-                            revocationEndpoint: Swift.String? = nil,
-                            grantTypesSupported: [Swift.String]? = nil,
-                            codeChallengeMethodsSupported: [Swift.String]? = nil
-                        ) {
-                            self.issuer = issuer
-                            self.jwksUri = jwksUri
-                            self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
-                            self.claimsSupported = claimsSupported
-                            self.authorizationEndpoint = authorizationEndpoint
-                            self.tokenEndpoint = tokenEndpoint
-                            self.userinfoEndpoint = userinfoEndpoint
-                            self.revocationEndpoint = revocationEndpoint
-                            self.grantTypesSupported = grantTypesSupported
-                            self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case issuer
-                            case jwksUri = "jwks_uri"
-                            case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
-                            case claimsSupported = "claims_supported"
-                            case authorizationEndpoint = "authorization_endpoint"
-                            case tokenEndpoint = "token_endpoint"
-                            case userinfoEndpoint = "userinfo_endpoint"
-                            case revocationEndpoint = "revocation_endpoint"
-                            case grantTypesSupported = "grant_types_supported"
-                            case codeChallengeMethodsSupported = "code_challenge_methods_supported"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/.well-known/openid-configuration/GET/responses/200/content/application\/json`.
-                    case json(Operations.OpenIDConfiguration.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.OpenIDConfiguration.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.OpenIDConfiguration.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.OpenIDConfiguration.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The metadata.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//.well-known/openid-configuration/get(openIDConfiguration)/responses/200`.
+            /// - Remark: Generated from `#/paths//.well-known/openid-configuration/get(openIDConfiguration)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.OpenIDConfiguration.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.OpenIDConfiguration.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.OpenIDConfiguration.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.OpenIDConfiguration.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -10521,106 +2673,31 @@ package enum Operations {
     package enum WebPage {
         package static let id: Swift.String = "webPage"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WebPage.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WebPage.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.WebPage.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.WebPage.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/GET/responses/200/content/text\/html`.
-                    case html(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.html`.
-                    ///
-                    /// - Throws: An error if `self` is not `.html`.
-                    /// - SeeAlso: `.html`.
-                    package var html: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .html(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.WebPage.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.WebPage.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The page.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths///get(webPage)/responses/200`.
+            /// - Remark: Generated from `#/paths///get(webPage)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.WebPage.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.WebPage.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.WebPage.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.WebPage.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case html
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "text/html":
-                    self = .html
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .html:
-                    return "text/html"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .html
-                ]
             }
         }
     }
@@ -10644,170 +2721,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.WebAsset.Input.Path
-            /// - Remark: Generated from `#/paths/assets/{file}/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WebAsset.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WebAsset.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.WebAsset.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.WebAsset.Input.Path,
-                headers: Operations.WebAsset.Input.Headers = .init()
-            ) {
+            package init(path: Operations.WebAsset.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/assets/{file}/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/assets/{file}/GET/responses/200/content/text\/javascript`.
-                    case textJavascript(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.textJavascript`.
-                    ///
-                    /// - Throws: An error if `self` is not `.textJavascript`.
-                    /// - SeeAlso: `.textJavascript`.
-                    package var textJavascript: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .textJavascript(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "text/javascript",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/assets/{file}/GET/responses/200/content/text\/css`.
-                    case textCss(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.textCss`.
-                    ///
-                    /// - Throws: An error if `self` is not `.textCss`.
-                    /// - SeeAlso: `.textCss`.
-                    package var textCss: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .textCss(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "text/css",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.WebAsset.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.WebAsset.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The file.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//assets/{file}/get(webAsset)/responses/200`.
+            /// - Remark: Generated from `#/paths//assets/{file}/get(webAsset)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.WebAsset.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.WebAsset.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.WebAsset.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.WebAsset.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//assets/{file}/get(webAsset)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case textJavascript
-            case textCss
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "text/javascript":
-                    self = .textJavascript
-                case "text/css":
-                    self = .textCss
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .textJavascript:
-                    return "text/javascript"
-                case .textCss:
-                    return "text/css"
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .textJavascript,
-                    .textCss,
-                    .json
-                ]
             }
         }
     }
@@ -10867,203 +2810,36 @@ package enum Operations {
                 }
             }
             package var query: Operations.ListAdminUsers.Input.Query
-            /// - Remark: Generated from `#/paths/admin/users/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAdminUsers.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAdminUsers.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ListAdminUsers.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
-            ///   - headers:
-            package init(
-                query: Operations.ListAdminUsers.Input.Query = .init(),
-                headers: Operations.ListAdminUsers.Input.Headers = .init()
-            ) {
+            package init(query: Operations.ListAdminUsers.Input.Query = .init()) {
                 self.query = query
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/users/GET/responses/200/content/json/users`.
-                        package var users: [Components.Schemas.AdminUser]
-                        /// - Remark: Generated from `#/paths/admin/users/GET/responses/200/content/json/next_cursor`.
-                        package var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - users:
-                        ///   - nextCursor:
-                        package init(
-                            users: [Components.Schemas.AdminUser],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.users = users
-                            self.nextCursor = nextCursor
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case users
-                            case nextCursor = "next_cursor"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/admin/users/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListAdminUsers.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ListAdminUsers.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ListAdminUsers.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ListAdminUsers.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// A page; `next_cursor` is null on the last one.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ListAdminUsers.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ListAdminUsers.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ListAdminUsers.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ListAdminUsers.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -11074,18 +2850,6 @@ package enum Operations {
     package enum CreateAdminUser {
         package static let id: Swift.String = "createAdminUser"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/admin/users/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.CreateAdminUser.Input.Headers
             /// - Remark: Generated from `#/paths/admin/users/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/admin/users/POST/requestBody/json`.
@@ -11168,262 +2932,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.CreateAdminUser.Input.Headers = .init(),
-                body: Operations.CreateAdminUser.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.CreateAdminUser.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/POST/responses/201/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/POST/responses/201/content/application\/json`.
-                    case json(Components.Schemas.AdminUser)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.AdminUser {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CreateAdminUser.Output.Created.Body
-                /// Creates a new `Created`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CreateAdminUser.Output.Created.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/201`.
+            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.CreateAdminUser.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.CreateAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            package var created: Operations.CreateAdminUser.Output.Created {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.CreateAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// `invalid_request`, or `invalid_password` when the password fails the policy.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequestOrPassword)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequestOrPassword {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            package struct Conflict: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/POST/responses/409/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/POST/responses/409/content/application\/json`.
-                    case json(Components.Schemas._Error)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas._Error {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.CreateAdminUser.Output.Conflict.Body
-                /// Creates a new `Conflict`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.CreateAdminUser.Output.Conflict.Body) {
-                    self.body = body
-                }
-            }
-            /// A user has this address (`conflict`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Operations.CreateAdminUser.Output.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            package var conflict: Operations.CreateAdminUser.Output.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -11447,180 +2982,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.GetAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.GetAdminUser.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.GetAdminUser.Input.Path,
-                headers: Operations.GetAdminUser.Input.Headers = .init()
-            ) {
+            package init(path: Operations.GetAdminUser.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/{sub}/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.AdminUserDetails)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.AdminUserDetails {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.GetAdminUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.GetAdminUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.GetAdminUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.GetAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.GetAdminUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.GetAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -11644,18 +3035,6 @@ package enum Operations {
                 }
             }
             package var path: Operations.UpdateAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/PATCH/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.UpdateAdminUser.Input.Headers
             /// - Remark: Generated from `#/paths/admin/users/{sub}/PATCH/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/admin/users/{sub}/PATCH/requestBody/json`.
@@ -11715,236 +3094,37 @@ package enum Operations {
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
             ///   - body:
             package init(
                 path: Operations.UpdateAdminUser.Input.Path,
-                headers: Operations.UpdateAdminUser.Input.Headers = .init(),
                 body: Operations.UpdateAdminUser.Input.Body
             ) {
                 self.path = path
-                self.headers = headers
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/{sub}/PATCH/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/PATCH/responses/200/content/application\/json`.
-                    case json(Components.Schemas.AdminUser)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.AdminUser {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.UpdateAdminUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.UpdateAdminUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user after the change.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.UpdateAdminUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.UpdateAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.UpdateAdminUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.UpdateAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -11968,164 +3148,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.DeleteAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/DELETE/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.DeleteAdminUser.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.DeleteAdminUser.Input.Path,
-                headers: Operations.DeleteAdminUser.Input.Headers = .init()
-            ) {
+            package init(path: Operations.DeleteAdminUser.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Deleted.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/204`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.DeleteAdminUser.Output.NoContent)
-            /// Deleted.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.DeleteAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.DeleteAdminUser.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.DeleteAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -12149,180 +3201,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.DisableAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/disable/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DisableAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DisableAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.DisableAdminUser.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.DisableAdminUser.Input.Path,
-                headers: Operations.DisableAdminUser.Input.Headers = .init()
-            ) {
+            package init(path: Operations.DisableAdminUser.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/{sub}/disable/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/disable/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.AdminUser)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.AdminUser {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.DisableAdminUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.DisableAdminUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.DisableAdminUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.DisableAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.DisableAdminUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.DisableAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -12346,180 +3254,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.EnableAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/enable/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnableAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnableAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.EnableAdminUser.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.EnableAdminUser.Input.Path,
-                headers: Operations.EnableAdminUser.Input.Headers = .init()
-            ) {
+            package init(path: Operations.EnableAdminUser.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/{sub}/enable/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/enable/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.AdminUser)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Components.Schemas.AdminUser {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.EnableAdminUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.EnableAdminUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The user.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.EnableAdminUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.EnableAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.EnableAdminUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.EnableAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -12543,195 +3307,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.SignOutAdminUser.Input.Path
-            /// - Remark: Generated from `#/paths/admin/users/{sub}/signout/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOutAdminUser.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignOutAdminUser.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.SignOutAdminUser.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.SignOutAdminUser.Input.Path,
-                headers: Operations.SignOutAdminUser.Input.Headers = .init()
-            ) {
+            package init(path: Operations.SignOutAdminUser.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/users/{sub}/signout/POST/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/signout/POST/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/users/{sub}/signout/POST/responses/200/content/json/sessions_ended`.
-                        package var sessionsEnded: Swift.Int
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - sessionsEnded:
-                        package init(sessionsEnded: Swift.Int) {
-                            self.sessionsEnded = sessionsEnded
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case sessionsEnded = "sessions_ended"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/admin/users/{sub}/signout/POST/responses/200/content/application\/json`.
-                    case json(Operations.SignOutAdminUser.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.SignOutAdminUser.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.SignOutAdminUser.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.SignOutAdminUser.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// How many sessions ended.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.SignOutAdminUser.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignOutAdminUser.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.SignOutAdminUser.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignOutAdminUser.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -12782,203 +3387,36 @@ package enum Operations {
                 }
             }
             package var query: Operations.ListAuditLog.Input.Query
-            /// - Remark: Generated from `#/paths/admin/audit/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAuditLog.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAuditLog.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ListAuditLog.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
-            ///   - headers:
-            package init(
-                query: Operations.ListAuditLog.Input.Query = .init(),
-                headers: Operations.ListAuditLog.Input.Headers = .init()
-            ) {
+            package init(query: Operations.ListAuditLog.Input.Query = .init()) {
                 self.query = query
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/audit/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/audit/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/audit/GET/responses/200/content/json/entries`.
-                        package var entries: [Components.Schemas.AuditEntry]
-                        /// - Remark: Generated from `#/paths/admin/audit/GET/responses/200/content/json/next_cursor`.
-                        package var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - entries:
-                        ///   - nextCursor:
-                        package init(
-                            entries: [Components.Schemas.AuditEntry],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.entries = entries
-                            self.nextCursor = nextCursor
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case entries
-                            case nextCursor = "next_cursor"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/admin/audit/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListAuditLog.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ListAuditLog.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ListAuditLog.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ListAuditLog.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// A page; `next_cursor` is null on the last one.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ListAuditLog.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ListAuditLog.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ListAuditLog.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ListAuditLog.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -12989,167 +3427,31 @@ package enum Operations {
     package enum ListWebhooks {
         package static let id: Swift.String = "listWebhooks"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/admin/webhooks/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListWebhooks.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListWebhooks.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.ListWebhooks.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.ListWebhooks.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/webhooks/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/webhooks/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/webhooks/GET/responses/200/content/json/endpoints`.
-                        package var endpoints: [Components.Schemas.WebhookEndpoint]
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - endpoints:
-                        package init(endpoints: [Components.Schemas.WebhookEndpoint]) {
-                            self.endpoints = endpoints
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case endpoints
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/admin/webhooks/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListWebhooks.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.ListWebhooks.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.ListWebhooks.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.ListWebhooks.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The endpoints, oldest first.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/get(listWebhooks)/responses/200`.
+            /// - Remark: Generated from `#/paths//admin/webhooks/get(listWebhooks)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.ListWebhooks.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ListWebhooks.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.ListWebhooks.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ListWebhooks.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/get(listWebhooks)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/get(listWebhooks)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -13162,18 +3464,6 @@ package enum Operations {
     package enum AddWebhook {
         package static let id: Swift.String = "addWebhook"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/admin/webhooks/POST/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddWebhook.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddWebhook.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.AddWebhook.Input.Headers
             /// - Remark: Generated from `#/paths/admin/webhooks/POST/requestBody`.
             @frozen package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/admin/webhooks/POST/requestBody/json`.
@@ -13223,253 +3513,33 @@ package enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - headers:
             ///   - body:
-            package init(
-                headers: Operations.AddWebhook.Input.Headers = .init(),
-                body: Operations.AddWebhook.Input.Body
-            ) {
-                self.headers = headers
+            package init(body: Operations.AddWebhook.Input.Body) {
                 self.body = body
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/json/value1`.
-                        package var value1: Components.Schemas.WebhookEndpoint
-                        /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/json/value2`.
-                        package struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/json/value2/secret`.
-                            package var secret: Swift.String
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - secret:
-                            package init(secret: Swift.String) {
-                                self.secret = secret
-                            }
-                            package enum CodingKeys: String, CodingKey {
-                                case secret
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/json/value2`.
-                        package var value2: Operations.AddWebhook.Output.Created.Body.JsonPayload.Value2Payload
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        package init(
-                            value1: Components.Schemas.WebhookEndpoint,
-                            value2: Operations.AddWebhook.Output.Created.Body.JsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        package init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        package func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/admin/webhooks/POST/responses/201/content/application\/json`.
-                    case json(Operations.AddWebhook.Output.Created.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.AddWebhook.Output.Created.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.AddWebhook.Output.Created.Body
-                /// Creates a new `Created`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.AddWebhook.Output.Created.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// The endpoint and its secret, shown once.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/201`.
+            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/default`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.AddWebhook.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.AddWebhook.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            package var created: Operations.AddWebhook.Output.Created {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.AddWebhook.Output.Default {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Malformed JSON, duplicate member names, a missing or ill-typed field, or a bad email (`invalid_request`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/400`.
-            ///
-            /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.InvalidRequest)
-            /// The associated value of the enum case if `self` is `.badRequest`.
-            ///
-            /// - Throws: An error if `self` is not `.badRequest`.
-            /// - SeeAlso: `.badRequest`.
-            package var badRequest: Components.Responses.InvalidRequest {
-                get throws {
-                    switch self {
-                    case let .badRequest(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the cap (`payload_too_large`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.PayloadTooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.PayloadTooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body was not sent as application/json (`unsupported_media_type`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            package var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -13493,164 +3563,36 @@ package enum Operations {
                 }
             }
             package var path: Operations.RemoveWebhook.Input.Path
-            /// - Remark: Generated from `#/paths/admin/webhooks/{id}/DELETE/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveWebhook.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveWebhook.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.RemoveWebhook.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
-            ///   - headers:
-            package init(
-                path: Operations.RemoveWebhook.Input.Path,
-                headers: Operations.RemoveWebhook.Input.Headers = .init()
-            ) {
+            package init(path: Operations.RemoveWebhook.Input.Path) {
                 self.path = path
-                self.headers = headers
             }
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct NoContent: Sendable, Hashable {
-                /// Creates a new `NoContent`.
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
                 package init() {}
             }
-            /// Removed.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/204`.
+            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/default`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.RemoveWebhook.Output.NoContent)
-            /// Removed.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RemoveWebhook.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            package static var noContent: Self {
-                .noContent(.init())
-            }
-            /// The associated value of the enum case if `self` is `.noContent`.
-            ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            package var noContent: Operations.RemoveWebhook.Output.NoContent {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RemoveWebhook.Output.Default {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// No admin key, several, a malformed, unknown or revoked one, or a user's token (`unauthorized`); audited.
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.AdminUnauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            package var unauthorized: Components.Responses.AdminUnauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A browser's request (`Origin` or `Sec-Fetch-*` present), or user operations with Cognito (`forbidden`).
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.AdminForbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            package var forbidden: Components.Responses.AdminForbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not_found`.
-            ///
-            /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            package var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -13661,125 +3603,31 @@ package enum Operations {
     package enum Health {
         package static let id: Swift.String = "health"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/health/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Health.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Health.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.Health.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.Health.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/health/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/health/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/health/GET/responses/200/content/json/status`.
-                        @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                            case ok = "ok"
-                        }
-                        /// - Remark: Generated from `#/paths/health/GET/responses/200/content/json/status`.
-                        package var status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - status:
-                        package init(status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload) {
-                            self.status = status
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/health/GET/responses/200/content/application\/json`.
-                    case json(Operations.Health.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.Health.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.Health.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.Health.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Alive.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//health/get(health)/responses/200`.
+            /// - Remark: Generated from `#/paths//health/get(health)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.Health.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.Health.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.Health.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.Health.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -13790,148 +3638,31 @@ package enum Operations {
     package enum Ready {
         package static let id: Swift.String = "ready"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/ready/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Ready.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Ready.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.Ready.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.Ready.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/ready/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/ready/GET/responses/200/content/json`.
-                    package struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/ready/GET/responses/200/content/json/status`.
-                        @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                            case ready = "ready"
-                        }
-                        /// - Remark: Generated from `#/paths/ready/GET/responses/200/content/json/status`.
-                        package var status: Operations.Ready.Output.Ok.Body.JsonPayload.StatusPayload
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - status:
-                        package init(status: Operations.Ready.Output.Ok.Body.JsonPayload.StatusPayload) {
-                            self.status = status
-                        }
-                        package enum CodingKeys: String, CodingKey {
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/ready/GET/responses/200/content/application\/json`.
-                    case json(Operations.Ready.Output.Ok.Body.JsonPayload)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    package var json: Operations.Ready.Output.Ok.Body.JsonPayload {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.Ready.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.Ready.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Ready.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//ready/get(ready)/responses/200`.
+            /// - Remark: Generated from `#/paths//ready/get(ready)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.Ready.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.Ready.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.Ready.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.Ready.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Storage (or Cognito) does not answer (`unavailable`).
-            ///
-            /// - Remark: Generated from `#/paths//ready/get(ready)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.Unavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            package var serviceUnavailable: Components.Responses.Unavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case json
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .json:
-                    return "application/json"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .json
-                ]
             }
         }
     }
@@ -13942,106 +3673,31 @@ package enum Operations {
     package enum Metrics {
         package static let id: Swift.String = "metrics"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/metrics/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Metrics.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Metrics.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.Metrics.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.Metrics.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/metrics/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/content/text\/plain`.
-                    case plainText(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.plainText`.
-                    ///
-                    /// - Throws: An error if `self` is not `.plainText`.
-                    /// - SeeAlso: `.plainText`.
-                    package var plainText: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .plainText(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.Metrics.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.Metrics.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// Prometheus text format.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/200`.
+            /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.Metrics.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.Metrics.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.Metrics.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.Metrics.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case plainText
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "text/plain":
-                    self = .plainText
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .plainText:
-                    return "text/plain"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .plainText
-                ]
             }
         }
     }
@@ -14052,106 +3708,31 @@ package enum Operations {
     package enum OpenAPI {
         package static let id: Swift.String = "openAPI"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/openapi.yaml/GET/header`.
-            package struct Headers: Sendable, Hashable {
-                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OpenAPI.AcceptableContentType>]
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - accept:
-                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OpenAPI.AcceptableContentType>] = .defaultValues()) {
-                    self.accept = accept
-                }
-            }
-            package var headers: Operations.OpenAPI.Input.Headers
             /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - headers:
-            package init(headers: Operations.OpenAPI.Input.Headers = .init()) {
-                self.headers = headers
-            }
+            package init() {}
         }
         @frozen package enum Output: Sendable, Hashable {
-            package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/content`.
-                @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/content/application\/yaml`.
-                    case yaml(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.yaml`.
-                    ///
-                    /// - Throws: An error if `self` is not `.yaml`.
-                    /// - SeeAlso: `.yaml`.
-                    package var yaml: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .yaml(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                package var body: Operations.OpenAPI.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                package init(body: Operations.OpenAPI.Output.Ok.Body) {
-                    self.body = body
-                }
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
             }
-            /// OpenAPI 3.1 YAML.
+            /// Written by hand (Server/Contract).
             ///
-            /// - Remark: Generated from `#/paths//openapi.yaml/get(openAPI)/responses/200`.
+            /// - Remark: Generated from `#/paths//openapi.yaml/get(openAPI)/responses/default`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.OpenAPI.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.OpenAPI.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            package var ok: Operations.OpenAPI.Output.Ok {
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.OpenAPI.Output.Default {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .`default`(_, response):
                         return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
-                            response: self
-                        )
                     }
                 }
-            }
-            /// Undocumented response.
-            ///
-            /// A response with a code that is not documented in the OpenAPI document.
-            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
-        }
-        @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case yaml
-            case other(Swift.String)
-            package init?(rawValue: Swift.String) {
-                switch rawValue.lowercased() {
-                case "application/yaml":
-                    self = .yaml
-                default:
-                    self = .other(rawValue)
-                }
-            }
-            package var rawValue: Swift.String {
-                switch self {
-                case let .other(string):
-                    return string
-                case .yaml:
-                    return "application/yaml"
-                }
-            }
-            package static var allCases: [Self] {
-                [
-                    .yaml
-                ]
             }
         }
     }

@@ -509,14 +509,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/signup`.
     /// - Remark: Generated from `#/paths//auth/signup/post(signUp)`.
-    package func signUp(
-        headers: Operations.SignUp.Input.Headers = .init(),
-        body: Operations.SignUp.Input.Body
-    ) async throws -> Operations.SignUp.Output {
-        try await signUp(Operations.SignUp.Input(
-            headers: headers,
-            body: body
-        ))
+    package func signUp(body: Operations.SignUp.Input.Body) async throws -> Operations.SignUp.Output {
+        try await signUp(Operations.SignUp.Input(body: body))
     }
     /// Confirm the email address with the code from the sign-up mail.
     ///
@@ -524,14 +518,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/confirm`.
     /// - Remark: Generated from `#/paths//auth/confirm/post(confirmSignUp)`.
-    package func confirmSignUp(
-        headers: Operations.ConfirmSignUp.Input.Headers = .init(),
-        body: Operations.ConfirmSignUp.Input.Body
-    ) async throws -> Operations.ConfirmSignUp.Output {
-        try await confirmSignUp(Operations.ConfirmSignUp.Input(
-            headers: headers,
-            body: body
-        ))
+    package func confirmSignUp(body: Operations.ConfirmSignUp.Input.Body) async throws -> Operations.ConfirmSignUp.Output {
+        try await confirmSignUp(Operations.ConfirmSignUp.Input(body: body))
     }
     /// Mail a new confirmation code.
     ///
@@ -539,14 +527,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/resend-code`.
     /// - Remark: Generated from `#/paths//auth/resend-code/post(resendConfirmationCode)`.
-    package func resendConfirmationCode(
-        headers: Operations.ResendConfirmationCode.Input.Headers = .init(),
-        body: Components.RequestBodies.EmailOnly
-    ) async throws -> Operations.ResendConfirmationCode.Output {
-        try await resendConfirmationCode(Operations.ResendConfirmationCode.Input(
-            headers: headers,
-            body: body
-        ))
+    package func resendConfirmationCode(body: Components.RequestBodies.EmailOnly) async throws -> Operations.ResendConfirmationCode.Output {
+        try await resendConfirmationCode(Operations.ResendConfirmationCode.Input(body: body))
     }
     /// Sign in with email and password.
     ///
@@ -557,14 +539,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/signin`.
     /// - Remark: Generated from `#/paths//auth/signin/post(signIn)`.
-    package func signIn(
-        headers: Operations.SignIn.Input.Headers = .init(),
-        body: Operations.SignIn.Input.Body
-    ) async throws -> Operations.SignIn.Output {
-        try await signIn(Operations.SignIn.Input(
-            headers: headers,
-            body: body
-        ))
+    package func signIn(body: Operations.SignIn.Input.Body) async throws -> Operations.SignIn.Output {
+        try await signIn(Operations.SignIn.Input(body: body))
     }
     /// Exchange a refresh token for new tokens; the refresh token rotates.
     ///
@@ -577,14 +553,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/refresh`.
     /// - Remark: Generated from `#/paths//auth/refresh/post(refresh)`.
-    package func refresh(
-        headers: Operations.Refresh.Input.Headers = .init(),
-        body: Components.RequestBodies.RefreshToken
-    ) async throws -> Operations.Refresh.Output {
-        try await refresh(Operations.Refresh.Input(
-            headers: headers,
-            body: body
-        ))
+    package func refresh(body: Components.RequestBodies.RefreshToken) async throws -> Operations.Refresh.Output {
+        try await refresh(Operations.Refresh.Input(body: body))
     }
     /// End the session a refresh token belongs to.
     ///
@@ -592,21 +562,15 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/signout`.
     /// - Remark: Generated from `#/paths//auth/signout/post(signOut)`.
-    package func signOut(
-        headers: Operations.SignOut.Input.Headers = .init(),
-        body: Components.RequestBodies.RefreshToken
-    ) async throws -> Operations.SignOut.Output {
-        try await signOut(Operations.SignOut.Input(
-            headers: headers,
-            body: body
-        ))
+    package func signOut(body: Components.RequestBodies.RefreshToken) async throws -> Operations.SignOut.Output {
+        try await signOut(Operations.SignOut.Input(body: body))
     }
     /// End every session of the signed-in user.
     ///
     /// - Remark: HTTP `POST /auth/signout/all`.
     /// - Remark: Generated from `#/paths//auth/signout/all/post(signOutEverywhere)`.
-    package func signOutEverywhere(headers: Operations.SignOutEverywhere.Input.Headers = .init()) async throws -> Operations.SignOutEverywhere.Output {
-        try await signOutEverywhere(Operations.SignOutEverywhere.Input(headers: headers))
+    package func signOutEverywhere() async throws -> Operations.SignOutEverywhere.Output {
+        try await signOutEverywhere(Operations.SignOutEverywhere.Input())
     }
     /// Mail a password reset code.
     ///
@@ -614,14 +578,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/password/forgot`.
     /// - Remark: Generated from `#/paths//auth/password/forgot/post(forgotPassword)`.
-    package func forgotPassword(
-        headers: Operations.ForgotPassword.Input.Headers = .init(),
-        body: Components.RequestBodies.EmailOnly
-    ) async throws -> Operations.ForgotPassword.Output {
-        try await forgotPassword(Operations.ForgotPassword.Input(
-            headers: headers,
-            body: body
-        ))
+    package func forgotPassword(body: Components.RequestBodies.EmailOnly) async throws -> Operations.ForgotPassword.Output {
+        try await forgotPassword(Operations.ForgotPassword.Input(body: body))
     }
     /// Set a new password with the reset code.
     ///
@@ -629,14 +587,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/password/reset`.
     /// - Remark: Generated from `#/paths//auth/password/reset/post(resetPassword)`.
-    package func resetPassword(
-        headers: Operations.ResetPassword.Input.Headers = .init(),
-        body: Operations.ResetPassword.Input.Body
-    ) async throws -> Operations.ResetPassword.Output {
-        try await resetPassword(Operations.ResetPassword.Input(
-            headers: headers,
-            body: body
-        ))
+    package func resetPassword(body: Operations.ResetPassword.Input.Body) async throws -> Operations.ResetPassword.Output {
+        try await resetPassword(Operations.ResetPassword.Input(body: body))
     }
     /// Change the password of the signed-in user.
     ///
@@ -644,14 +596,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/password/change`.
     /// - Remark: Generated from `#/paths//auth/password/change/post(changePassword)`.
-    package func changePassword(
-        headers: Operations.ChangePassword.Input.Headers = .init(),
-        body: Operations.ChangePassword.Input.Body
-    ) async throws -> Operations.ChangePassword.Output {
-        try await changePassword(Operations.ChangePassword.Input(
-            headers: headers,
-            body: body
-        ))
+    package func changePassword(body: Operations.ChangePassword.Input.Body) async throws -> Operations.ChangePassword.Output {
+        try await changePassword(Operations.ChangePassword.Input(body: body))
     }
     /// Exchange a Google ID token (from a native or web Google sign-in) for our tokens.
     ///
@@ -663,14 +609,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/google`.
     /// - Remark: Generated from `#/paths//auth/google/post(signInWithGoogle)`.
-    package func signInWithGoogle(
-        headers: Operations.SignInWithGoogle.Input.Headers = .init(),
-        body: Operations.SignInWithGoogle.Input.Body
-    ) async throws -> Operations.SignInWithGoogle.Output {
-        try await signInWithGoogle(Operations.SignInWithGoogle.Input(
-            headers: headers,
-            body: body
-        ))
+    package func signInWithGoogle(body: Operations.SignInWithGoogle.Input.Body) async throws -> Operations.SignInWithGoogle.Output {
+        try await signInWithGoogle(Operations.SignInWithGoogle.Input(body: body))
     }
     /// Text a sign-in code to a phone number.
     ///
@@ -687,14 +627,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/phone/send`.
     /// - Remark: Generated from `#/paths//auth/phone/send/post(sendPhoneCode)`.
-    package func sendPhoneCode(
-        headers: Operations.SendPhoneCode.Input.Headers = .init(),
-        body: Components.RequestBodies.PhoneOnly
-    ) async throws -> Operations.SendPhoneCode.Output {
-        try await sendPhoneCode(Operations.SendPhoneCode.Input(
-            headers: headers,
-            body: body
-        ))
+    package func sendPhoneCode(body: Components.RequestBodies.PhoneOnly) async throws -> Operations.SendPhoneCode.Output {
+        try await sendPhoneCode(Operations.SendPhoneCode.Input(body: body))
     }
     /// Sign in with the texted code; a number never seen before gets a new account.
     ///
@@ -706,14 +640,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/phone/verify`.
     /// - Remark: Generated from `#/paths//auth/phone/verify/post(verifyPhoneCode)`.
-    package func verifyPhoneCode(
-        headers: Operations.VerifyPhoneCode.Input.Headers = .init(),
-        body: Components.RequestBodies.PhoneCode
-    ) async throws -> Operations.VerifyPhoneCode.Output {
-        try await verifyPhoneCode(Operations.VerifyPhoneCode.Input(
-            headers: headers,
-            body: body
-        ))
+    package func verifyPhoneCode(body: Components.RequestBodies.PhoneCode) async throws -> Operations.VerifyPhoneCode.Output {
+        try await verifyPhoneCode(Operations.VerifyPhoneCode.Input(body: body))
     }
     /// Exchange an Apple identity token (native Sign in with Apple, or Sign in with Apple JS) for our tokens.
     ///
@@ -725,14 +653,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/apple`.
     /// - Remark: Generated from `#/paths//auth/apple/post(signInWithApple)`.
-    package func signInWithApple(
-        headers: Operations.SignInWithApple.Input.Headers = .init(),
-        body: Operations.SignInWithApple.Input.Body
-    ) async throws -> Operations.SignInWithApple.Output {
-        try await signInWithApple(Operations.SignInWithApple.Input(
-            headers: headers,
-            body: body
-        ))
+    package func signInWithApple(body: Operations.SignInWithApple.Input.Body) async throws -> Operations.SignInWithApple.Output {
+        try await signInWithApple(Operations.SignInWithApple.Input(body: body))
     }
     /// Start Sign in with Apple in a browser (web, Android Custom Tab).
     ///
@@ -740,14 +662,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /auth/apple/authorize`.
     /// - Remark: Generated from `#/paths//auth/apple/authorize/get(appleAuthorize)`.
-    package func appleAuthorize(
-        query: Operations.AppleAuthorize.Input.Query,
-        headers: Operations.AppleAuthorize.Input.Headers = .init()
-    ) async throws -> Operations.AppleAuthorize.Output {
-        try await appleAuthorize(Operations.AppleAuthorize.Input(
-            query: query,
-            headers: headers
-        ))
+    package func appleAuthorize(query: Operations.AppleAuthorize.Input.Query) async throws -> Operations.AppleAuthorize.Output {
+        try await appleAuthorize(Operations.AppleAuthorize.Input(query: query))
     }
     /// Where Apple posts its answer (form_post); answers a page that opens the app.
     ///
@@ -763,14 +679,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/apple/callback`.
     /// - Remark: Generated from `#/paths//auth/apple/callback/post(appleCallback)`.
-    package func appleCallback(
-        headers: Operations.AppleCallback.Input.Headers = .init(),
-        body: Operations.AppleCallback.Input.Body? = nil
-    ) async throws -> Operations.AppleCallback.Output {
-        try await appleCallback(Operations.AppleCallback.Input(
-            headers: headers,
-            body: body
-        ))
+    package func appleCallback(body: Operations.AppleCallback.Input.Body? = nil) async throws -> Operations.AppleCallback.Output {
+        try await appleCallback(Operations.AppleCallback.Input(body: body))
     }
     /// Apple's server-to-server notifications (the URL registered in Apple's developer console).
     ///
@@ -788,14 +698,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/apple/notifications`.
     /// - Remark: Generated from `#/paths//auth/apple/notifications/post(receiveAppleNotification)`.
-    package func receiveAppleNotification(
-        headers: Operations.ReceiveAppleNotification.Input.Headers = .init(),
-        body: Operations.ReceiveAppleNotification.Input.Body
-    ) async throws -> Operations.ReceiveAppleNotification.Output {
-        try await receiveAppleNotification(Operations.ReceiveAppleNotification.Input(
-            headers: headers,
-            body: body
-        ))
+    package func receiveAppleNotification(body: Operations.ReceiveAppleNotification.Input.Body) async throws -> Operations.ReceiveAppleNotification.Output {
+        try await receiveAppleNotification(Operations.ReceiveAppleNotification.Input(body: body))
     }
     /// Redeem the hand-off code from the Apple callback with the PKCE verifier.
     ///
@@ -803,34 +707,22 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/handoff`.
     /// - Remark: Generated from `#/paths//auth/handoff/post(redeemHandoff)`.
-    package func redeemHandoff(
-        headers: Operations.RedeemHandoff.Input.Headers = .init(),
-        body: Operations.RedeemHandoff.Input.Body
-    ) async throws -> Operations.RedeemHandoff.Output {
-        try await redeemHandoff(Operations.RedeemHandoff.Input(
-            headers: headers,
-            body: body
-        ))
+    package func redeemHandoff(body: Operations.RedeemHandoff.Input.Body) async throws -> Operations.RedeemHandoff.Output {
+        try await redeemHandoff(Operations.RedeemHandoff.Input(body: body))
     }
     /// The signed-in user's app profile, created just in time on the first call.
     ///
     /// - Remark: HTTP `GET /me`.
     /// - Remark: Generated from `#/paths//me/get(getProfile)`.
-    package func getProfile(headers: Operations.GetProfile.Input.Headers = .init()) async throws -> Operations.GetProfile.Output {
-        try await getProfile(Operations.GetProfile.Input(headers: headers))
+    package func getProfile() async throws -> Operations.GetProfile.Output {
+        try await getProfile(Operations.GetProfile.Input())
     }
     /// Update the profile. An absent field is left alone; `null` clears it.
     ///
     /// - Remark: HTTP `PATCH /me`.
     /// - Remark: Generated from `#/paths//me/patch(updateProfile)`.
-    package func updateProfile(
-        headers: Operations.UpdateProfile.Input.Headers = .init(),
-        body: Operations.UpdateProfile.Input.Body
-    ) async throws -> Operations.UpdateProfile.Output {
-        try await updateProfile(Operations.UpdateProfile.Input(
-            headers: headers,
-            body: body
-        ))
+    package func updateProfile(body: Operations.UpdateProfile.Input.Body) async throws -> Operations.UpdateProfile.Output {
+        try await updateProfile(Operations.UpdateProfile.Input(body: body))
     }
     /// Delete the account.
     ///
@@ -843,14 +735,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `DELETE /me`.
     /// - Remark: Generated from `#/paths//me/delete(deleteAccount)`.
-    package func deleteAccount(
-        headers: Operations.DeleteAccount.Input.Headers = .init(),
-        body: Operations.DeleteAccount.Input.Body? = nil
-    ) async throws -> Operations.DeleteAccount.Output {
-        try await deleteAccount(Operations.DeleteAccount.Input(
-            headers: headers,
-            body: body
-        ))
+    package func deleteAccount(body: Operations.DeleteAccount.Input.Body? = nil) async throws -> Operations.DeleteAccount.Output {
+        try await deleteAccount(Operations.DeleteAccount.Input(body: body))
     }
     /// Text a code that adds a phone number to the signed-in account.
     ///
@@ -863,14 +749,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /me/phone`.
     /// - Remark: Generated from `#/paths//me/phone/post(addPhone)`.
-    package func addPhone(
-        headers: Operations.AddPhone.Input.Headers = .init(),
-        body: Operations.AddPhone.Input.Body
-    ) async throws -> Operations.AddPhone.Output {
-        try await addPhone(Operations.AddPhone.Input(
-            headers: headers,
-            body: body
-        ))
+    package func addPhone(body: Operations.AddPhone.Input.Body) async throws -> Operations.AddPhone.Output {
+        try await addPhone(Operations.AddPhone.Input(body: body))
     }
     /// The second step of a sign-in that answered `mfa_required`: the challenge and a code.
     ///
@@ -882,14 +762,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /auth/mfa/verify`.
     /// - Remark: Generated from `#/paths//auth/mfa/verify/post(verifySecondFactor)`.
-    package func verifySecondFactor(
-        headers: Operations.VerifySecondFactor.Input.Headers = .init(),
-        body: Operations.VerifySecondFactor.Input.Body
-    ) async throws -> Operations.VerifySecondFactor.Output {
-        try await verifySecondFactor(Operations.VerifySecondFactor.Input(
-            headers: headers,
-            body: body
-        ))
+    package func verifySecondFactor(body: Operations.VerifySecondFactor.Input.Body) async throws -> Operations.VerifySecondFactor.Output {
+        try await verifySecondFactor(Operations.VerifySecondFactor.Input(body: body))
     }
     /// Whether an authenticator app guards the account's sign-ins, and how many recovery codes are left.
     ///
@@ -897,8 +771,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /me/mfa`.
     /// - Remark: Generated from `#/paths//me/mfa/get(getSecondFactor)`.
-    package func getSecondFactor(headers: Operations.GetSecondFactor.Input.Headers = .init()) async throws -> Operations.GetSecondFactor.Output {
-        try await getSecondFactor(Operations.GetSecondFactor.Input(headers: headers))
+    package func getSecondFactor() async throws -> Operations.GetSecondFactor.Output {
+        try await getSecondFactor(Operations.GetSecondFactor.Input())
     }
     /// Start setting up an authenticator app; confirm it with its first code.
     ///
@@ -906,47 +780,29 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /me/mfa/totp`.
     /// - Remark: Generated from `#/paths//me/mfa/totp/post(enrolAuthenticatorApp)`.
-    package func enrolAuthenticatorApp(headers: Operations.EnrolAuthenticatorApp.Input.Headers = .init()) async throws -> Operations.EnrolAuthenticatorApp.Output {
-        try await enrolAuthenticatorApp(Operations.EnrolAuthenticatorApp.Input(headers: headers))
+    package func enrolAuthenticatorApp() async throws -> Operations.EnrolAuthenticatorApp.Output {
+        try await enrolAuthenticatorApp(Operations.EnrolAuthenticatorApp.Input())
     }
     /// Remove the authenticator app and the recovery codes, with a current code.
     ///
     /// - Remark: HTTP `DELETE /me/mfa/totp`.
     /// - Remark: Generated from `#/paths//me/mfa/totp/delete(removeAuthenticatorApp)`.
-    package func removeAuthenticatorApp(
-        headers: Operations.RemoveAuthenticatorApp.Input.Headers = .init(),
-        body: Components.RequestBodies.MFACode
-    ) async throws -> Operations.RemoveAuthenticatorApp.Output {
-        try await removeAuthenticatorApp(Operations.RemoveAuthenticatorApp.Input(
-            headers: headers,
-            body: body
-        ))
+    package func removeAuthenticatorApp(body: Components.RequestBodies.MFACode) async throws -> Operations.RemoveAuthenticatorApp.Output {
+        try await removeAuthenticatorApp(Operations.RemoveAuthenticatorApp.Input(body: body))
     }
     /// Confirm the app with its first code; answers ten recovery codes, shown once.
     ///
     /// - Remark: HTTP `POST /me/mfa/totp/verify`.
     /// - Remark: Generated from `#/paths//me/mfa/totp/verify/post(confirmAuthenticatorApp)`.
-    package func confirmAuthenticatorApp(
-        headers: Operations.ConfirmAuthenticatorApp.Input.Headers = .init(),
-        body: Components.RequestBodies.MFACode
-    ) async throws -> Operations.ConfirmAuthenticatorApp.Output {
-        try await confirmAuthenticatorApp(Operations.ConfirmAuthenticatorApp.Input(
-            headers: headers,
-            body: body
-        ))
+    package func confirmAuthenticatorApp(body: Components.RequestBodies.MFACode) async throws -> Operations.ConfirmAuthenticatorApp.Output {
+        try await confirmAuthenticatorApp(Operations.ConfirmAuthenticatorApp.Input(body: body))
     }
     /// Ten new recovery codes (the old ones stop working), with a current code.
     ///
     /// - Remark: HTTP `POST /me/mfa/recovery-codes`.
     /// - Remark: Generated from `#/paths//me/mfa/recovery-codes/post(regenerateRecoveryCodes)`.
-    package func regenerateRecoveryCodes(
-        headers: Operations.RegenerateRecoveryCodes.Input.Headers = .init(),
-        body: Components.RequestBodies.MFACode
-    ) async throws -> Operations.RegenerateRecoveryCodes.Output {
-        try await regenerateRecoveryCodes(Operations.RegenerateRecoveryCodes.Input(
-            headers: headers,
-            body: body
-        ))
+    package func regenerateRecoveryCodes(body: Components.RequestBodies.MFACode) async throws -> Operations.RegenerateRecoveryCodes.Output {
+        try await regenerateRecoveryCodes(Operations.RegenerateRecoveryCodes.Input(body: body))
     }
     /// Redeem the code; the number becomes the account's verified number.
     ///
@@ -954,14 +810,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /me/phone/verify`.
     /// - Remark: Generated from `#/paths//me/phone/verify/post(verifyPhone)`.
-    package func verifyPhone(
-        headers: Operations.VerifyPhone.Input.Headers = .init(),
-        body: Components.RequestBodies.PhoneCode
-    ) async throws -> Operations.VerifyPhone.Output {
-        try await verifyPhone(Operations.VerifyPhone.Input(
-            headers: headers,
-            body: body
-        ))
+    package func verifyPhone(body: Components.RequestBodies.PhoneCode) async throws -> Operations.VerifyPhone.Output {
+        try await verifyPhone(Operations.VerifyPhone.Input(body: body))
     }
     /// The signed-in user's live sessions, most recently used first.
     ///
@@ -975,8 +825,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /me/sessions`.
     /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)`.
-    package func listSessions(headers: Operations.ListSessions.Input.Headers = .init()) async throws -> Operations.ListSessions.Output {
-        try await listSessions(Operations.ListSessions.Input(headers: headers))
+    package func listSessions() async throws -> Operations.ListSessions.Output {
+        try await listSessions(Operations.ListSessions.Input())
     }
     /// End one of the signed-in user's sessions (sign that device out).
     ///
@@ -987,14 +837,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `DELETE /me/sessions/{id}`.
     /// - Remark: Generated from `#/paths//me/sessions/{id}/delete(endSession)`.
-    package func endSession(
-        path: Operations.EndSession.Input.Path,
-        headers: Operations.EndSession.Input.Headers = .init()
-    ) async throws -> Operations.EndSession.Output {
-        try await endSession(Operations.EndSession.Input(
-            path: path,
-            headers: headers
-        ))
+    package func endSession(path: Operations.EndSession.Input.Path) async throws -> Operations.EndSession.Output {
+        try await endSession(Operations.EndSession.Input(path: path))
     }
     /// Mail a code that moves the signed-in account to a new email address.
     ///
@@ -1009,14 +853,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /me/email`.
     /// - Remark: Generated from `#/paths//me/email/post(changeEmail)`.
-    package func changeEmail(
-        headers: Operations.ChangeEmail.Input.Headers = .init(),
-        body: Operations.ChangeEmail.Input.Body
-    ) async throws -> Operations.ChangeEmail.Output {
-        try await changeEmail(Operations.ChangeEmail.Input(
-            headers: headers,
-            body: body
-        ))
+    package func changeEmail(body: Operations.ChangeEmail.Input.Body) async throws -> Operations.ChangeEmail.Output {
+        try await changeEmail(Operations.ChangeEmail.Input(body: body))
     }
     /// Redeem the mailed code; the new address becomes the account's (verified).
     ///
@@ -1027,14 +865,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /me/email/verify`.
     /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)`.
-    package func verifyEmailChange(
-        headers: Operations.VerifyEmailChange.Input.Headers = .init(),
-        body: Operations.VerifyEmailChange.Input.Body
-    ) async throws -> Operations.VerifyEmailChange.Output {
-        try await verifyEmailChange(Operations.VerifyEmailChange.Input(
-            headers: headers,
-            body: body
-        ))
+    package func verifyEmailChange(body: Operations.VerifyEmailChange.Input.Body) async throws -> Operations.VerifyEmailChange.Output {
+        try await verifyEmailChange(Operations.VerifyEmailChange.Input(body: body))
     }
     /// Seed 003 (Hero365): exchange an Apple identity token, answered in the seed's shape.
     ///
@@ -1045,14 +877,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/apple/signin`.
     /// - Remark: Generated from `#/paths//api/v1/auth/apple/signin/post(compatSignInWithApple)`.
-    package func compatSignInWithApple(
-        headers: Operations.CompatSignInWithApple.Input.Headers = .init(),
-        body: Operations.CompatSignInWithApple.Input.Body
-    ) async throws -> Operations.CompatSignInWithApple.Output {
-        try await compatSignInWithApple(Operations.CompatSignInWithApple.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatSignInWithApple(body: Operations.CompatSignInWithApple.Input.Body) async throws -> Operations.CompatSignInWithApple.Output {
+        try await compatSignInWithApple(Operations.CompatSignInWithApple.Input(body: body))
     }
     /// Seed 003 (Hero365): exchange a Google ID token, answered in the seed's shape.
     ///
@@ -1063,14 +889,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/google/signin`.
     /// - Remark: Generated from `#/paths//api/v1/auth/google/signin/post(compatSignInWithGoogle)`.
-    package func compatSignInWithGoogle(
-        headers: Operations.CompatSignInWithGoogle.Input.Headers = .init(),
-        body: Operations.CompatSignInWithGoogle.Input.Body
-    ) async throws -> Operations.CompatSignInWithGoogle.Output {
-        try await compatSignInWithGoogle(Operations.CompatSignInWithGoogle.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatSignInWithGoogle(body: Operations.CompatSignInWithGoogle.Input.Body) async throws -> Operations.CompatSignInWithGoogle.Output {
+        try await compatSignInWithGoogle(Operations.CompatSignInWithGoogle.Input(body: body))
     }
     /// Seed 003 (Hero365): `POST /auth/signup` under the seed's path.
     ///
@@ -1080,14 +900,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/signup`.
     /// - Remark: Generated from `#/paths//api/v1/auth/signup/post(compatSignUp)`.
-    package func compatSignUp(
-        headers: Operations.CompatSignUp.Input.Headers = .init(),
-        body: Operations.CompatSignUp.Input.Body
-    ) async throws -> Operations.CompatSignUp.Output {
-        try await compatSignUp(Operations.CompatSignUp.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatSignUp(body: Operations.CompatSignUp.Input.Body) async throws -> Operations.CompatSignUp.Output {
+        try await compatSignUp(Operations.CompatSignUp.Input(body: body))
     }
     /// Seed 003 (Hero365): email and password sign-in, answered in the seed's shape.
     ///
@@ -1097,14 +911,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/signin`.
     /// - Remark: Generated from `#/paths//api/v1/auth/signin/post(compatSignIn)`.
-    package func compatSignIn(
-        headers: Operations.CompatSignIn.Input.Headers = .init(),
-        body: Operations.CompatSignIn.Input.Body
-    ) async throws -> Operations.CompatSignIn.Output {
-        try await compatSignIn(Operations.CompatSignIn.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatSignIn(body: Operations.CompatSignIn.Input.Body) async throws -> Operations.CompatSignIn.Output {
+        try await compatSignIn(Operations.CompatSignIn.Input(body: body))
     }
     /// Seed 003 (Hero365): refresh, answered in the seed's shape.
     ///
@@ -1114,14 +922,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/refresh`.
     /// - Remark: Generated from `#/paths//api/v1/auth/refresh/post(compatRefresh)`.
-    package func compatRefresh(
-        headers: Operations.CompatRefresh.Input.Headers = .init(),
-        body: Components.RequestBodies.RefreshToken
-    ) async throws -> Operations.CompatRefresh.Output {
-        try await compatRefresh(Operations.CompatRefresh.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatRefresh(body: Components.RequestBodies.RefreshToken) async throws -> Operations.CompatRefresh.Output {
+        try await compatRefresh(Operations.CompatRefresh.Input(body: body))
     }
     /// Seed 003 (Hero365): `POST /auth/phone/send` under the seed's path.
     ///
@@ -1129,14 +931,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/otp/send`.
     /// - Remark: Generated from `#/paths//api/v1/auth/otp/send/post(compatSendPhoneCode)`.
-    package func compatSendPhoneCode(
-        headers: Operations.CompatSendPhoneCode.Input.Headers = .init(),
-        body: Components.RequestBodies.PhoneOnly
-    ) async throws -> Operations.CompatSendPhoneCode.Output {
-        try await compatSendPhoneCode(Operations.CompatSendPhoneCode.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatSendPhoneCode(body: Components.RequestBodies.PhoneOnly) async throws -> Operations.CompatSendPhoneCode.Output {
+        try await compatSendPhoneCode(Operations.CompatSendPhoneCode.Input(body: body))
     }
     /// Seed 003 (Hero365): phone sign-in with the texted code, answered in the seed's shape.
     ///
@@ -1146,14 +942,8 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /api/v1/auth/otp/verify`.
     /// - Remark: Generated from `#/paths//api/v1/auth/otp/verify/post(compatVerifyPhoneCode)`.
-    package func compatVerifyPhoneCode(
-        headers: Operations.CompatVerifyPhoneCode.Input.Headers = .init(),
-        body: Operations.CompatVerifyPhoneCode.Input.Body
-    ) async throws -> Operations.CompatVerifyPhoneCode.Output {
-        try await compatVerifyPhoneCode(Operations.CompatVerifyPhoneCode.Input(
-            headers: headers,
-            body: body
-        ))
+    package func compatVerifyPhoneCode(body: Operations.CompatVerifyPhoneCode.Input.Body) async throws -> Operations.CompatVerifyPhoneCode.Output {
+        try await compatVerifyPhoneCode(Operations.CompatVerifyPhoneCode.Input(body: body))
     }
     /// Seed 003 (Hero365): the signed-in user as the seed's `User`.
     ///
@@ -1161,42 +951,36 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /api/v1/users/me`.
     /// - Remark: Generated from `#/paths//api/v1/users/me/get(compatGetUser)`.
-    package func compatGetUser(headers: Operations.CompatGetUser.Input.Headers = .init()) async throws -> Operations.CompatGetUser.Output {
-        try await compatGetUser(Operations.CompatGetUser.Input(headers: headers))
+    package func compatGetUser() async throws -> Operations.CompatGetUser.Output {
+        try await compatGetUser(Operations.CompatGetUser.Input())
     }
     /// The public keys of the embedded pool (current and still-valid previous ones).
     ///
     /// - Remark: HTTP `GET /.well-known/jwks.json`.
     /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
-    package func jwks(headers: Operations.Jwks.Input.Headers = .init()) async throws -> Operations.Jwks.Output {
-        try await jwks(Operations.Jwks.Input(headers: headers))
+    package func jwks() async throws -> Operations.Jwks.Output {
+        try await jwks(Operations.Jwks.Input())
     }
     /// Discovery metadata for JWT verifiers (issuer, jwks_uri, algorithms, claims).
     ///
     /// - Remark: HTTP `GET /.well-known/openid-configuration`.
     /// - Remark: Generated from `#/paths//.well-known/openid-configuration/get(openIDConfiguration)`.
-    package func openIDConfiguration(headers: Operations.OpenIDConfiguration.Input.Headers = .init()) async throws -> Operations.OpenIDConfiguration.Output {
-        try await openIDConfiguration(Operations.OpenIDConfiguration.Input(headers: headers))
+    package func openIDConfiguration() async throws -> Operations.OpenIDConfiguration.Output {
+        try await openIDConfiguration(Operations.OpenIDConfiguration.Input())
     }
     /// The web app (sign-up, sign-in, password reset, profile), with a strict Content-Security-Policy.
     ///
     /// - Remark: HTTP `GET /`.
     /// - Remark: Generated from `#/paths///get(webPage)`.
-    package func webPage(headers: Operations.WebPage.Input.Headers = .init()) async throws -> Operations.WebPage.Output {
-        try await webPage(Operations.WebPage.Input(headers: headers))
+    package func webPage() async throws -> Operations.WebPage.Output {
+        try await webPage(Operations.WebPage.Input())
     }
     /// The web app's scripts and styles.
     ///
     /// - Remark: HTTP `GET /assets/{file}`.
     /// - Remark: Generated from `#/paths//assets/{file}/get(webAsset)`.
-    package func webAsset(
-        path: Operations.WebAsset.Input.Path,
-        headers: Operations.WebAsset.Input.Headers = .init()
-    ) async throws -> Operations.WebAsset.Output {
-        try await webAsset(Operations.WebAsset.Input(
-            path: path,
-            headers: headers
-        ))
+    package func webAsset(path: Operations.WebAsset.Input.Path) async throws -> Operations.WebAsset.Output {
+        try await webAsset(Operations.WebAsset.Input(path: path))
     }
     /// Users, oldest first, by exact address, number or sub, or a creation-time range; cursor pagination.
     ///
@@ -1206,40 +990,22 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /admin/users`.
     /// - Remark: Generated from `#/paths//admin/users/get(listAdminUsers)`.
-    package func listAdminUsers(
-        query: Operations.ListAdminUsers.Input.Query = .init(),
-        headers: Operations.ListAdminUsers.Input.Headers = .init()
-    ) async throws -> Operations.ListAdminUsers.Output {
-        try await listAdminUsers(Operations.ListAdminUsers.Input(
-            query: query,
-            headers: headers
-        ))
+    package func listAdminUsers(query: Operations.ListAdminUsers.Input.Query = .init()) async throws -> Operations.ListAdminUsers.Output {
+        try await listAdminUsers(Operations.ListAdminUsers.Input(query: query))
     }
     /// Create a user, confirmed or not, with an optional first password.
     ///
     /// - Remark: HTTP `POST /admin/users`.
     /// - Remark: Generated from `#/paths//admin/users/post(createAdminUser)`.
-    package func createAdminUser(
-        headers: Operations.CreateAdminUser.Input.Headers = .init(),
-        body: Operations.CreateAdminUser.Input.Body
-    ) async throws -> Operations.CreateAdminUser.Output {
-        try await createAdminUser(Operations.CreateAdminUser.Input(
-            headers: headers,
-            body: body
-        ))
+    package func createAdminUser(body: Operations.CreateAdminUser.Input.Body) async throws -> Operations.CreateAdminUser.Output {
+        try await createAdminUser(Operations.CreateAdminUser.Input(body: body))
     }
     /// One user with identities, live sessions, passkeys and second-factor state.
     ///
     /// - Remark: HTTP `GET /admin/users/{sub}`.
     /// - Remark: Generated from `#/paths//admin/users/{sub}/get(getAdminUser)`.
-    package func getAdminUser(
-        path: Operations.GetAdminUser.Input.Path,
-        headers: Operations.GetAdminUser.Input.Headers = .init()
-    ) async throws -> Operations.GetAdminUser.Output {
-        try await getAdminUser(Operations.GetAdminUser.Input(
-            path: path,
-            headers: headers
-        ))
+    package func getAdminUser(path: Operations.GetAdminUser.Input.Path) async throws -> Operations.GetAdminUser.Output {
+        try await getAdminUser(Operations.GetAdminUser.Input(path: path))
     }
     /// Change the name, `email_verified` or the disabled state (disabling ends every session at once).
     ///
@@ -1247,12 +1013,10 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//admin/users/{sub}/patch(updateAdminUser)`.
     package func updateAdminUser(
         path: Operations.UpdateAdminUser.Input.Path,
-        headers: Operations.UpdateAdminUser.Input.Headers = .init(),
         body: Operations.UpdateAdminUser.Input.Body
     ) async throws -> Operations.UpdateAdminUser.Output {
         try await updateAdminUser(Operations.UpdateAdminUser.Input(
             path: path,
-            headers: headers,
             body: body
         ))
     }
@@ -1260,73 +1024,43 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `DELETE /admin/users/{sub}`.
     /// - Remark: Generated from `#/paths//admin/users/{sub}/delete(deleteAdminUser)`.
-    package func deleteAdminUser(
-        path: Operations.DeleteAdminUser.Input.Path,
-        headers: Operations.DeleteAdminUser.Input.Headers = .init()
-    ) async throws -> Operations.DeleteAdminUser.Output {
-        try await deleteAdminUser(Operations.DeleteAdminUser.Input(
-            path: path,
-            headers: headers
-        ))
+    package func deleteAdminUser(path: Operations.DeleteAdminUser.Input.Path) async throws -> Operations.DeleteAdminUser.Output {
+        try await deleteAdminUser(Operations.DeleteAdminUser.Input(path: path))
     }
     /// Disable the user; every session ends and every sign-in path answers 403 `user_disabled`.
     ///
     /// - Remark: HTTP `POST /admin/users/{sub}/disable`.
     /// - Remark: Generated from `#/paths//admin/users/{sub}/disable/post(disableAdminUser)`.
-    package func disableAdminUser(
-        path: Operations.DisableAdminUser.Input.Path,
-        headers: Operations.DisableAdminUser.Input.Headers = .init()
-    ) async throws -> Operations.DisableAdminUser.Output {
-        try await disableAdminUser(Operations.DisableAdminUser.Input(
-            path: path,
-            headers: headers
-        ))
+    package func disableAdminUser(path: Operations.DisableAdminUser.Input.Path) async throws -> Operations.DisableAdminUser.Output {
+        try await disableAdminUser(Operations.DisableAdminUser.Input(path: path))
     }
     /// Enable a disabled user again.
     ///
     /// - Remark: HTTP `POST /admin/users/{sub}/enable`.
     /// - Remark: Generated from `#/paths//admin/users/{sub}/enable/post(enableAdminUser)`.
-    package func enableAdminUser(
-        path: Operations.EnableAdminUser.Input.Path,
-        headers: Operations.EnableAdminUser.Input.Headers = .init()
-    ) async throws -> Operations.EnableAdminUser.Output {
-        try await enableAdminUser(Operations.EnableAdminUser.Input(
-            path: path,
-            headers: headers
-        ))
+    package func enableAdminUser(path: Operations.EnableAdminUser.Input.Path) async throws -> Operations.EnableAdminUser.Output {
+        try await enableAdminUser(Operations.EnableAdminUser.Input(path: path))
     }
     /// End every session of the user; its tokens fail at once on every instance.
     ///
     /// - Remark: HTTP `POST /admin/users/{sub}/signout`.
     /// - Remark: Generated from `#/paths//admin/users/{sub}/signout/post(signOutAdminUser)`.
-    package func signOutAdminUser(
-        path: Operations.SignOutAdminUser.Input.Path,
-        headers: Operations.SignOutAdminUser.Input.Headers = .init()
-    ) async throws -> Operations.SignOutAdminUser.Output {
-        try await signOutAdminUser(Operations.SignOutAdminUser.Input(
-            path: path,
-            headers: headers
-        ))
+    package func signOutAdminUser(path: Operations.SignOutAdminUser.Input.Path) async throws -> Operations.SignOutAdminUser.Output {
+        try await signOutAdminUser(Operations.SignOutAdminUser.Input(path: path))
     }
     /// The audit log, newest first; filters by user, event and time; cursor pagination.
     ///
     /// - Remark: HTTP `GET /admin/audit`.
     /// - Remark: Generated from `#/paths//admin/audit/get(listAuditLog)`.
-    package func listAuditLog(
-        query: Operations.ListAuditLog.Input.Query = .init(),
-        headers: Operations.ListAuditLog.Input.Headers = .init()
-    ) async throws -> Operations.ListAuditLog.Output {
-        try await listAuditLog(Operations.ListAuditLog.Input(
-            query: query,
-            headers: headers
-        ))
+    package func listAuditLog(query: Operations.ListAuditLog.Input.Query = .init()) async throws -> Operations.ListAuditLog.Output {
+        try await listAuditLog(Operations.ListAuditLog.Input(query: query))
     }
     /// Every webhook endpoint, live and removed (never a secret).
     ///
     /// - Remark: HTTP `GET /admin/webhooks`.
     /// - Remark: Generated from `#/paths//admin/webhooks/get(listWebhooks)`.
-    package func listWebhooks(headers: Operations.ListWebhooks.Input.Headers = .init()) async throws -> Operations.ListWebhooks.Output {
-        try await listWebhooks(Operations.ListWebhooks.Input(headers: headers))
+    package func listWebhooks() async throws -> Operations.ListWebhooks.Output {
+        try await listWebhooks(Operations.ListWebhooks.Input())
     }
     /// Register a webhook endpoint; its `whsec_` signing secret is in this answer only.
     ///
@@ -1334,55 +1068,43 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `POST /admin/webhooks`.
     /// - Remark: Generated from `#/paths//admin/webhooks/post(addWebhook)`.
-    package func addWebhook(
-        headers: Operations.AddWebhook.Input.Headers = .init(),
-        body: Operations.AddWebhook.Input.Body
-    ) async throws -> Operations.AddWebhook.Output {
-        try await addWebhook(Operations.AddWebhook.Input(
-            headers: headers,
-            body: body
-        ))
+    package func addWebhook(body: Operations.AddWebhook.Input.Body) async throws -> Operations.AddWebhook.Output {
+        try await addWebhook(Operations.AddWebhook.Input(body: body))
     }
     /// Remove an endpoint; nothing more is queued for it and what is queued is not sent.
     ///
     /// - Remark: HTTP `DELETE /admin/webhooks/{id}`.
     /// - Remark: Generated from `#/paths//admin/webhooks/{id}/delete(removeWebhook)`.
-    package func removeWebhook(
-        path: Operations.RemoveWebhook.Input.Path,
-        headers: Operations.RemoveWebhook.Input.Headers = .init()
-    ) async throws -> Operations.RemoveWebhook.Output {
-        try await removeWebhook(Operations.RemoveWebhook.Input(
-            path: path,
-            headers: headers
-        ))
+    package func removeWebhook(path: Operations.RemoveWebhook.Input.Path) async throws -> Operations.RemoveWebhook.Output {
+        try await removeWebhook(Operations.RemoveWebhook.Input(path: path))
     }
     /// 200 while the process runs.
     ///
     /// - Remark: HTTP `GET /health`.
     /// - Remark: Generated from `#/paths//health/get(health)`.
-    package func health(headers: Operations.Health.Input.Headers = .init()) async throws -> Operations.Health.Output {
-        try await health(Operations.Health.Input(headers: headers))
+    package func health() async throws -> Operations.Health.Output {
+        try await health(Operations.Health.Input())
     }
     /// 200 only when storage (and Cognito, if used) answers.
     ///
     /// - Remark: HTTP `GET /ready`.
     /// - Remark: Generated from `#/paths//ready/get(ready)`.
-    package func ready(headers: Operations.Ready.Input.Headers = .init()) async throws -> Operations.Ready.Output {
-        try await ready(Operations.Ready.Input(headers: headers))
+    package func ready() async throws -> Operations.Ready.Output {
+        try await ready(Operations.Ready.Input())
     }
     /// Prometheus metrics (requests by route template and status, latency, sign-in outcomes).
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
-    package func metrics(headers: Operations.Metrics.Input.Headers = .init()) async throws -> Operations.Metrics.Output {
-        try await metrics(Operations.Metrics.Input(headers: headers))
+    package func metrics() async throws -> Operations.Metrics.Output {
+        try await metrics(Operations.Metrics.Input())
     }
     /// This document.
     ///
     /// - Remark: HTTP `GET /openapi.yaml`.
     /// - Remark: Generated from `#/paths//openapi.yaml/get(openAPI)`.
-    package func openAPI(headers: Operations.OpenAPI.Input.Headers = .init()) async throws -> Operations.OpenAPI.Output {
-        try await openAPI(Operations.OpenAPI.Input(headers: headers))
+    package func openAPI() async throws -> Operations.OpenAPI.Output {
+        try await openAPI(Operations.OpenAPI.Input())
     }
 }
 
