@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import Hummingbird
@@ -11,7 +12,7 @@ extension AdminController {
     }
 
     @Sendable func addWebhook(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let body = try await body.decode(AdminCreateWebhookRequest.self, from: request)
+        let body = try await body.decode(Operations.AddWebhook.Input.Body.JsonPayload.self, from: request)
         let events = try WebhookEvent.parse(list: body.events)
         let (endpoint, secret) = try await administration.webhooks.add(url: body.url, events: events)
         var fields = Self.render(endpoint)

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import Hummingbird
@@ -61,7 +62,7 @@ struct AdminController {
     }
 
     @Sendable func create(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let body = try await body.decode(AdminCreateUserRequest.self, from: request)
+        let body = try await body.decode(Operations.CreateAdminUser.Input.Body.JsonPayload.self, from: request)
         guard let address = try? EmailAddress(body.email) else { throw GatehouseError.invalidRequest("'email' is not an email address.") }
         let new = NewUser(
             email: address,

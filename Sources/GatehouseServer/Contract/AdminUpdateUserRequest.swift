@@ -1,9 +1,9 @@
 /// `PATCH /admin/users/{sub}`: `name` absent (unchanged), `null` (cleared) or a string; the flags absent
 /// or booleans. Members the endpoint does not know are refused.
 public struct AdminUpdateUserRequest: ContractRequest {
-    public static let fields: [ContractField] = [
-        ContractField(name: "name", presence: .nullable, maxLength: nil), .hint("email_verified"), .hint("disabled"),
-    ]
+    /// The document's members (generated): this body is decoded by hand only because the generated type
+    /// cannot tell an absent member from `null`.
+    public static var fields: [ContractField] { RequestSchemas.updateAdminUser }
 
     /// `.none`: leave as is; `.some(nil)`: clear; `.some(name)`: set.
     public let name: String??

@@ -1,10 +1,12 @@
 /// `PATCH /me`: `full_name` absent (unchanged), `null` (cleared) or a string (set).
 public struct ProfileUpdateRequest: ContractRequest {
-    public static let fields: [ContractField] = [ContractField(name: "full_name", presence: .nullable, maxLength: nil)]
+    /// The document's members (generated): this body is decoded by hand only because the generated type
+    /// cannot tell an absent member from `null`.
+    public static var fields: [ContractField] { RequestSchemas.updateProfile }
     /// `.none`: leave as is; `.some(nil)`: clear; `.some(name)`: set.
     public let fullName: String??
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case fullName = "full_name"
     }
 

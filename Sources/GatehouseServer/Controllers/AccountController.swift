@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -32,7 +33,7 @@ struct AccountController {
 
     @Sendable func delete(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         // The body is optional (the seeds' clients send none): the current password, for step-up.
-        let input = try await body.decodeIfPresent(StepUpRequest.self, from: request)
+        let input = try await body.decodeIfPresent(Operations.DeleteAccount.Input.Body.JsonPayload.self, from: request)
         try await accounts.delete(for: context.principal, currentPassword: input?.currentPassword, client: context.client, logger: context.logger)
         return JSONResponse.noContent()
     }

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -31,7 +32,7 @@ struct AccountSessionsController {
     }
 
     @Sendable func changeEmail(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(ChangeEmailRequest.self, from: request)
+        let input = try await body.decode(Operations.ChangeEmail.Input.Body.JsonPayload.self, from: request)
         let delivery = try await emailChange.start(
             for: context.principal,
             email: input.email,
@@ -43,7 +44,7 @@ struct AccountSessionsController {
     }
 
     @Sendable func verifyEmail(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(CodeRequest.self, from: request)
+        let input = try await body.decode(Operations.VerifyEmailChange.Input.Body.JsonPayload.self, from: request)
         try await emailChange.confirm(for: context.principal, code: input.code, client: context.client, logger: context.logger)
         return try ProfileResponse(try await profiles.view(for: context.principal, logger: context.logger)).response()
     }

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -16,7 +17,7 @@ struct AppleNotificationController {
     }
 
     @Sendable func receive(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try? await body.decode(AppleNotificationRequest.self, from: request)
+        let input = try? await body.decode(Operations.ReceiveAppleNotification.Input.Body.JsonPayload.self, from: request)
         await notifications.receive(payload: input?.payload, logger: context.logger)
         return try OutcomeResponse(outcome: "received").response()
     }

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import HTTPTypes
 import Hummingbird
@@ -56,7 +57,7 @@ struct AppleWebController {
     }
 
     @Sendable func handoff(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(HandoffRequest.self, from: request)
+        let input = try await body.decode(Operations.RedeemHandoff.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.redeemHandoff(code: input.code, verifier: input.codeVerifier, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }

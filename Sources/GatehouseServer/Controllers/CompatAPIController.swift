@@ -1,10 +1,11 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
 /// The seed 003 (Hero365) API under `/api/v1`, served only with `GATEHOUSE_COMPAT_API_V1=true`: the
 /// seed's paths and JSON shapes mapped onto the same use cases as the native endpoints (no rule is
 /// implemented twice). Errors keep the contract's envelope and codes. Sign-up answers exactly as
-/// `POST /auth/signup`, so it is that route's handler.
+/// `POST /auth/signup`, through that route's controller.
 struct CompatAPIController {
     let passwords: PasswordAuthentication
     let passwordRoutes: PasswordController
@@ -20,7 +21,7 @@ struct CompatAPIController {
     func addRoutes(to group: RouterGroup<GatehouseRequestContext>) {
         group.post("/api/v1/auth/apple/signin", use: apple)
         group.post("/api/v1/auth/google/signin", use: google)
-        group.post("/api/v1/auth/signup", use: passwordRoutes.signUp)
+        group.post("/api/v1/auth/signup", use: signUp)
         group.post("/api/v1/auth/signin", use: signIn)
         group.post("/api/v1/auth/refresh", use: refresh)
         group.post("/api/v1/auth/otp/send", use: sendCode)
@@ -30,7 +31,7 @@ struct CompatAPIController {
     }
 
     @Sendable func apple(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(CompatAppleSignInRequest.self, from: request)
+        let input = try await body.decode(Operations.CompatSignInWithApple.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.signInWithApple(
             identityToken: input.idToken,
             authorizationCode: input.authorizationCode,
@@ -44,7 +45,7 @@ struct CompatAPIController {
     }
 
     @Sendable func google(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(CompatGoogleSignInRequest.self, from: request)
+        let input = try await body.decode(Operations.CompatSignInWithGoogle.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.signInWithGoogle(
             idToken: input.idToken,
             nonce: input.nonce,
@@ -55,26 +56,31 @@ struct CompatAPIController {
         return try await answer(tokens, context: context)
     }
 
+    @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let input = try await body.decode(Operations.CompatSignUp.Input.Body.JsonPayload.self, from: request)
+        return try await passwordRoutes.signUp(email: input.email, password: input.password, fullName: input.fullName, context: context)
+    }
+
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(SignInRequest.self, from: request)
+        let input = try await body.decode(Operations.CompatSignIn.Input.Body.JsonPayload.self, from: request)
         let tokens = try await passwords.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
         return try await answer(tokens, context: context)
     }
 
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(RefreshTokenRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.RefreshToken.JsonPayload.self, from: request)
         let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
         return try await answer(tokens, context: context)
     }
 
     @Sendable func sendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(PhoneRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.PhoneOnly.JsonPayload.self, from: request)
         let delivery = try await phone.sendCode(phone: input.phone, client: context.client, logger: context.logger)
         return try CompatCodeSentResponse(delivery).response()
     }
 
     @Sendable func verifyCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(CompatOTPVerifyRequest.self, from: request)
+        let input = try await body.decode(Operations.CompatVerifyPhoneCode.Input.Body.JsonPayload.self, from: request)
         let tokens = try await phone.verifyCode(phone: input.phone, code: try input.presentedCode(), client: context.client, logger: context.logger)
         return try await answer(tokens, context: context)
     }

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -22,43 +23,43 @@ struct PasswordController {
     }
 
     @Sendable func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(SignUpRequest.self, from: request)
-        let result = try await passwords.signUp(
-            email: input.email,
-            password: input.password,
-            fullName: input.fullName,
-            client: context.client,
-            logger: context.logger
-        )
+        let input = try await body.decode(Operations.SignUp.Input.Body.JsonPayload.self, from: request)
+        return try await signUp(email: input.email, password: input.password, fullName: input.fullName, context: context)
+    }
+
+    /// Signs up and answers 201, for `POST /auth/signup` and the seed's `POST /api/v1/auth/signup`
+    /// (each reads its own operation's body).
+    func signUp(email: String, password: String, fullName: String?, context: GatehouseRequestContext) async throws -> Response {
+        let result = try await passwords.signUp(email: email, password: password, fullName: fullName, client: context.client, logger: context.logger)
         return try SignUpResponse(result).response(.created)
     }
 
     @Sendable func confirm(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(EmailCodeRequest.self, from: request)
+        let input = try await body.decode(Operations.ConfirmSignUp.Input.Body.JsonPayload.self, from: request)
         try await passwords.confirmSignUp(email: input.email, code: input.code, client: context.client, logger: context.logger)
         return try OutcomeResponse.confirmed.response()
     }
 
     @Sendable func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(EmailRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.EmailOnly.JsonPayload.self, from: request)
         let delivery = try await passwords.resendConfirmationCode(email: input.email, client: context.client, logger: context.logger)
         return try CodeDeliveryResponse(delivery).response()
     }
 
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(SignInRequest.self, from: request)
+        let input = try await body.decode(Operations.SignIn.Input.Body.JsonPayload.self, from: request)
         let tokens = try await passwords.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func forgotPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(EmailRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.EmailOnly.JsonPayload.self, from: request)
         let delivery = try await passwords.forgotPassword(email: input.email, client: context.client, logger: context.logger)
         return try CodeDeliveryResponse(delivery).response()
     }
 
     @Sendable func resetPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(ResetPasswordRequest.self, from: request)
+        let input = try await body.decode(Operations.ResetPassword.Input.Body.JsonPayload.self, from: request)
         try await passwords.resetPassword(
             email: input.email,
             code: input.code,
@@ -70,7 +71,7 @@ struct PasswordController {
     }
 
     @Sendable func changePassword(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(ChangePasswordRequest.self, from: request)
+        let input = try await body.decode(Operations.ChangePassword.Input.Body.JsonPayload.self, from: request)
         try await passwords.changePassword(
             principal: context.principal,
             currentPassword: input.currentPassword,

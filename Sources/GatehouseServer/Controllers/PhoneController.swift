@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -20,19 +21,19 @@ struct PhoneController {
     }
 
     @Sendable func send(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(PhoneRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.PhoneOnly.JsonPayload.self, from: request)
         let delivery = try await phone.sendCode(phone: input.phone, client: context.client, logger: context.logger)
         return try CodeDeliveryResponse(delivery).response()
     }
 
     @Sendable func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(PhoneCodeRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.PhoneCode.JsonPayload.self, from: request)
         let tokens = try await phone.verifyCode(phone: input.phone, code: input.code, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func add(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(AddPhoneRequest.self, from: request)
+        let input = try await body.decode(Operations.AddPhone.Input.Body.JsonPayload.self, from: request)
         let delivery = try await phone.addNumber(
             principal: context.principal,
             phone: input.phone,
@@ -44,7 +45,7 @@ struct PhoneController {
     }
 
     @Sendable func confirm(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(PhoneCodeRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.PhoneCode.JsonPayload.self, from: request)
         try await phone.verifyNumber(
             principal: context.principal,
             phone: input.phone,

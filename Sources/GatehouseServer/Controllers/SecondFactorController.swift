@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import Hummingbird
@@ -22,7 +23,7 @@ struct SecondFactorController {
     }
 
     @Sendable func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(MFAVerifyRequest.self, from: request)
+        let input = try await body.decode(Operations.VerifySecondFactor.Input.Body.JsonPayload.self, from: request)
         let tokens = try await secondFactor.verify(token: input.mfaToken, code: input.code, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
@@ -44,19 +45,19 @@ struct SecondFactorController {
     }
 
     @Sendable func confirm(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(MFACodeRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.MFACode.JsonPayload.self, from: request)
         let codes = try await secondFactor.confirm(for: context.principal, code: input.code, logger: context.logger)
         return JSONResponse.make(body: JSONValue.object(["recovery_codes": .array(codes.map(JSONValue.string))]).serialized())
     }
 
     @Sendable func remove(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(MFACodeRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.MFACode.JsonPayload.self, from: request)
         try await secondFactor.remove(for: context.principal, code: input.code, logger: context.logger)
         return JSONResponse.noContent()
     }
 
     @Sendable func regenerate(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        let input = try await body.decode(MFACodeRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.MFACode.JsonPayload.self, from: request)
         let codes = try await secondFactor.regenerateRecoveryCodes(for: context.principal, code: input.code)
         return JSONResponse.make(body: JSONValue.object(["recovery_codes": .array(codes.map(JSONValue.string))]).serialized())
     }

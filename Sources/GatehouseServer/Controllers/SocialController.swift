@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -14,7 +15,7 @@ struct SocialController {
     }
 
     @Sendable func google(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(GoogleSignInRequest.self, from: request)
+        let input = try await body.decode(Operations.SignInWithGoogle.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.signInWithGoogle(
             idToken: input.idToken,
             nonce: input.nonce,
@@ -26,7 +27,7 @@ struct SocialController {
     }
 
     @Sendable func apple(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(AppleSignInRequest.self, from: request)
+        let input = try await body.decode(Operations.SignInWithApple.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.signInWithApple(
             identityToken: input.identityToken,
             authorizationCode: input.authorizationCode,

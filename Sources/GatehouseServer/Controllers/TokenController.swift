@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 
@@ -17,13 +18,13 @@ struct TokenController {
     }
 
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(RefreshTokenRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.RefreshToken.JsonPayload.self, from: request)
         let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
     @Sendable func signOut(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let input = try await body.decode(RefreshTokenRequest.self, from: request)
+        let input = try await body.decode(Components.RequestBodies.RefreshToken.JsonPayload.self, from: request)
         try await sessions.signOut(refreshToken: input.refreshToken, logger: context.logger)
         return JSONResponse.noContent()
     }

@@ -78,25 +78,36 @@ struct RequestBodyReader: Sendable {
             throw GatehouseError.invalidRequest("The body is not valid JSON: \(failure.reason).")
         }
         let object = try JSONObjectReader(value)
-        for field in Body.fields {
-            switch field.presence {
-            case .required: _ = try object.string(field.name, maxLength: field.maxLength ?? limit)
-            case .optional: _ = try object.optionalString(field.name, maxLength: field.maxLength ?? limit)
-            case .nullable:
-                switch object.members[field.name] {
-                case nil, .null?, .string?: break
-                case let other?: throw GatehouseError.invalidRequest("'\(field.name)' must be a string or null, not \(other.typeName).")
-                }
-            case .optionalMayBeEmpty:
-                if case .string(let value)? = object.members[field.name], value.isEmpty { break }
-                _ = try object.optionalString(field.name, maxLength: field.maxLength ?? limit)
-            case .hint: break
-            }
+        for field in Body.fields where field.kind == .string {
+            try Self.check(field, in: object, cap: limit)
         }
         do {
             return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
         } catch {
             throw GatehouseError.invalidRequest("The body does not have the members this endpoint expects.")
+        }
+    }
+
+    /// Checks one string member as the document declares it: present when required, a string (or
+    /// `null` where allowed), not empty where refused, and within its `maxLength` (else the body cap).
+    /// - Parameters:
+    ///   - field: The member's declaration.
+    ///   - object: The body.
+    ///   - cap: The length when the document gives none.
+    /// - Throws: `GatehouseError.invalidRequest` naming the member.
+    static func check(_ field: ContractField, in object: JSONObjectReader, cap: Int) throws {
+        switch object.members[field.name] {
+        case nil, .null?:
+            if field.required { throw GatehouseError.invalidRequest("'\(field.name)' is required.") }
+        case .string(let value)?:
+            if value.isEmpty {
+                if field.refusesEmpty { throw GatehouseError.invalidRequest("'\(field.name)' must not be empty.") }
+            } else if value.unicodeScalars.count > (field.maxLength ?? cap) {
+                throw GatehouseError.invalidRequest("'\(field.name)' is longer than \(field.maxLength ?? cap) characters.")
+            }
+        case let other?:
+            let expected = field.nullable ? "a string or null" : "a string"
+            throw GatehouseError.invalidRequest("'\(field.name)' must be \(expected), not \(other.typeName).")
         }
     }
 

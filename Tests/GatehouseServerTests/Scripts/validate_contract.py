@@ -6,7 +6,7 @@ Usage: validate_contract.py OPENAPI.yaml SAMPLES.json
 - every documented operation was called, and every served route is documented;
 - every answer's status is documented for its operation, its content type is one the document
   gives, and a JSON body validates against the documented schema (jsonschema, draft 2020-12);
-- every request type's fields (names, required, maxLength, nullability) equal the document's
+- every request type's fields (names, required, minLength, maxLength, pattern, nullability) equal the document's
   request schema, and every documented JSON request body has a request type.
 Exits 1 listing every disagreement.
 """
@@ -111,10 +111,15 @@ def main():
             prop = properties.get(field["name"])
             if prop is None:
                 continue
-            if field["max_length"] is not None and prop.get("maxLength") != field["max_length"]:
+            if prop.get("maxLength") != field["max_length"]:
                 problems.append(f"{where}: '{field['name']}' maxLength {field['max_length']} but the document says {prop.get('maxLength')}")
-            types = prop.get("type")
+            for key, fact in (("minLength", "min_length"), ("pattern", "pattern")):
+                if field.get(fact) != prop.get(key):
+                    problems.append(f"{where}: '{field['name']}' {key} {field.get(fact)!r} but the document says {prop.get(key)!r}")
+            types = prop.get("type", "string")
             types = set(types) if isinstance(types, list) else {types}
+            if field.get("string") != ("string" in types):
+                problems.append(f"{where}: '{field['name']}' is {'' if field.get('string') else 'not '}read as a string but the document's type is {sorted(t for t in types if t)}")
             if field["nullable"] and "null" not in types:
                 problems.append(f"{where}: '{field['name']}' takes null but the document's type is {sorted(t for t in types if t)}")
             if field["required"] and "null" in types:

@@ -80,7 +80,7 @@ struct Seed003HostileInputTests {
                     try await client.send(.post, "/api/v1/auth/apple/signin", json: ["id_token": .string(apple), "full_name": .number(1)]).status
                         == .badRequest
                 )
-                let long = String(repeating: "n", count: ContractLimits.fullName + 1)
+                let long = String(repeating: "n", count: 1024 + 1)  // the document's maxLength for the name hints, plus one
                 #expect(
                     try await client.send(.post, "/api/v1/auth/google/signin", json: ["id_token": .string(google), "given_name": .string(long)])
                         .status == .badRequest

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseServer
@@ -45,27 +46,44 @@ actor ContractSamples {
         return reply
     }
 
-    /// The request types and the operations whose JSON body they decode.
+    /// The types the routes decode their JSON bodies into (the generated ones, and the two PATCH bodies
+    /// decoded by hand), by operation, with their members as the generated `RequestSchemas` declare them.
     static let requestTypes: [(path: String, method: String, fields: [ContractField])] = [
-        ("/auth/signup", "post", SignUpRequest.fields), ("/auth/confirm", "post", EmailCodeRequest.fields),
-        ("/auth/resend-code", "post", EmailRequest.fields), ("/auth/signin", "post", SignInRequest.fields),
-        ("/auth/refresh", "post", RefreshTokenRequest.fields), ("/auth/signout", "post", RefreshTokenRequest.fields),
-        ("/auth/password/forgot", "post", EmailRequest.fields), ("/auth/password/reset", "post", ResetPasswordRequest.fields),
-        ("/auth/password/change", "post", ChangePasswordRequest.fields), ("/auth/google", "post", GoogleSignInRequest.fields),
-        ("/auth/apple", "post", AppleSignInRequest.fields), ("/auth/handoff", "post", HandoffRequest.fields),
-        ("/auth/apple/notifications", "post", AppleNotificationRequest.fields),
-        ("/me", "patch", ProfileUpdateRequest.fields), ("/api/v1/auth/apple/signin", "post", CompatAppleSignInRequest.fields),
-        ("/api/v1/auth/google/signin", "post", CompatGoogleSignInRequest.fields), ("/api/v1/auth/signup", "post", SignUpRequest.fields),
-        ("/api/v1/auth/signin", "post", SignInRequest.fields), ("/api/v1/auth/refresh", "post", RefreshTokenRequest.fields),
-        ("/auth/phone/send", "post", PhoneRequest.fields), ("/auth/phone/verify", "post", PhoneCodeRequest.fields),
-        ("/me/phone", "post", AddPhoneRequest.fields), ("/auth/mfa/verify", "post", MFAVerifyRequest.fields),
-        ("/me/mfa/totp/verify", "post", MFACodeRequest.fields), ("/me/mfa/totp", "delete", MFACodeRequest.fields),
-        ("/me/mfa/recovery-codes", "post", MFACodeRequest.fields), ("/me", "delete", StepUpRequest.fields),
-        ("/me/phone/verify", "post", PhoneCodeRequest.fields),
-        ("/me/email", "post", ChangeEmailRequest.fields), ("/me/email/verify", "post", CodeRequest.fields),
-        ("/api/v1/auth/otp/send", "post", PhoneRequest.fields), ("/api/v1/auth/otp/verify", "post", CompatOTPVerifyRequest.fields),
-        ("/admin/users", "post", AdminCreateUserRequest.fields), ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
-        ("/admin/webhooks", "post", AdminCreateWebhookRequest.fields),
+        ("/auth/signup", "post", Operations.SignUp.Input.Body.JsonPayload.fields),
+        ("/auth/confirm", "post", Operations.ConfirmSignUp.Input.Body.JsonPayload.fields),
+        ("/auth/resend-code", "post", Components.RequestBodies.EmailOnly.JsonPayload.fields),
+        ("/auth/signin", "post", Operations.SignIn.Input.Body.JsonPayload.fields),
+        ("/auth/refresh", "post", Components.RequestBodies.RefreshToken.JsonPayload.fields),
+        ("/auth/signout", "post", Components.RequestBodies.RefreshToken.JsonPayload.fields),
+        ("/auth/password/forgot", "post", Components.RequestBodies.EmailOnly.JsonPayload.fields),
+        ("/auth/password/reset", "post", Operations.ResetPassword.Input.Body.JsonPayload.fields),
+        ("/auth/password/change", "post", Operations.ChangePassword.Input.Body.JsonPayload.fields),
+        ("/auth/google", "post", Operations.SignInWithGoogle.Input.Body.JsonPayload.fields),
+        ("/auth/apple", "post", Operations.SignInWithApple.Input.Body.JsonPayload.fields),
+        ("/auth/handoff", "post", Operations.RedeemHandoff.Input.Body.JsonPayload.fields),
+        ("/auth/apple/notifications", "post", Operations.ReceiveAppleNotification.Input.Body.JsonPayload.fields),
+        ("/me", "patch", ProfileUpdateRequest.fields),
+        ("/api/v1/auth/apple/signin", "post", Operations.CompatSignInWithApple.Input.Body.JsonPayload.fields),
+        ("/api/v1/auth/google/signin", "post", Operations.CompatSignInWithGoogle.Input.Body.JsonPayload.fields),
+        ("/api/v1/auth/signup", "post", Operations.CompatSignUp.Input.Body.JsonPayload.fields),
+        ("/api/v1/auth/signin", "post", Operations.CompatSignIn.Input.Body.JsonPayload.fields),
+        ("/api/v1/auth/refresh", "post", Components.RequestBodies.RefreshToken.JsonPayload.fields),
+        ("/auth/phone/send", "post", Components.RequestBodies.PhoneOnly.JsonPayload.fields),
+        ("/auth/phone/verify", "post", Components.RequestBodies.PhoneCode.JsonPayload.fields),
+        ("/me/phone", "post", Operations.AddPhone.Input.Body.JsonPayload.fields),
+        ("/auth/mfa/verify", "post", Operations.VerifySecondFactor.Input.Body.JsonPayload.fields),
+        ("/me/mfa/totp/verify", "post", Components.RequestBodies.MFACode.JsonPayload.fields),
+        ("/me/mfa/totp", "delete", Components.RequestBodies.MFACode.JsonPayload.fields),
+        ("/me/mfa/recovery-codes", "post", Components.RequestBodies.MFACode.JsonPayload.fields),
+        ("/me", "delete", Operations.DeleteAccount.Input.Body.JsonPayload.fields),
+        ("/me/phone/verify", "post", Components.RequestBodies.PhoneCode.JsonPayload.fields),
+        ("/me/email", "post", Operations.ChangeEmail.Input.Body.JsonPayload.fields),
+        ("/me/email/verify", "post", Operations.VerifyEmailChange.Input.Body.JsonPayload.fields),
+        ("/api/v1/auth/otp/send", "post", Components.RequestBodies.PhoneOnly.JsonPayload.fields),
+        ("/api/v1/auth/otp/verify", "post", Operations.CompatVerifyPhoneCode.Input.Body.JsonPayload.fields),
+        ("/admin/users", "post", Operations.CreateAdminUser.Input.Body.JsonPayload.fields),
+        ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
+        ("/admin/webhooks", "post", Operations.AddWebhook.Input.Body.JsonPayload.fields),
     ]
 
     /// Everything as one JSON document.
@@ -79,8 +97,9 @@ actor ContractSamples {
         let requests = Self.requestTypes.map { type -> JSONValue in
             let fields = type.fields.map { field -> JSONValue in
                 [
-                    "name": .string(field.name), "required": .bool(field.presence == .required), "nullable": .bool(field.presence == .nullable),
-                    "max_length": field.maxLength.map { .number(Double($0)) } ?? .null,
+                    "name": .string(field.name), "required": .bool(field.required), "nullable": .bool(field.nullable),
+                    "string": .bool(field.kind == .string), "min_length": field.minLength.map { .number(Double($0)) } ?? .null,
+                    "max_length": field.maxLength.map { .number(Double($0)) } ?? .null, "pattern": field.pattern.map { .string($0) } ?? .null,
                 ]
             }
             return ["path": .string(type.path), "method": .string(type.method), "fields": .array(fields)]
