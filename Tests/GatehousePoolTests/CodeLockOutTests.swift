@@ -10,14 +10,17 @@ import Testing
 /// account or the number, so the owner's freshly sent code still works. The review's reproduction kept
 /// an owner out of phone sign-in with 24 wrong guesses over 150 s; the same held for confirm, reset and
 /// adding a number.
-@Suite("Pool: wrong codes never lock the owner out")
+@Suite("Pool: wrong codes never lock the owner out", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CodeLockOutTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let stranger = ClientInfo(address: "203.0.113.66")
     static let wrong = "000000"
 
     @Test(arguments: TestDatabase.available)
     func strangersGuessesDoNotKeepTheOwnerOutOfPhoneSignIn(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let number = PhoneSignInTests.number
             // 24 wrong guesses over 150 s from one address, as in the review.
             for _ in 0..<24 {
@@ -60,7 +63,7 @@ struct CodeLockOutTests {
 
     @Test(arguments: TestDatabase.available)
     func strangersGuessesDoNotKeepTheOwnerOutOfConfirmationOrReset(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let email = "owner@example.com"
             _ = try await h.passwords.signUp(email: email, password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             // Delivered now, so the resend's mail below is the latest one.
@@ -96,7 +99,7 @@ struct CodeLockOutTests {
 
     @Test(arguments: TestDatabase.available)
     func strangersGuessesDoNotKeepTheOwnerFromAddingTheirNumber(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let number = PhoneLinkingTests.number
             let stranger = try await h.me(try await h.confirmedUser("mallory@example.com"))
             let owner = try await h.me(try await h.confirmedUser("owner@example.com"))

@@ -7,7 +7,7 @@ import Testing
 
 /// The use cases publish what a flow ended or changed, and the caches follow from those events
 /// alone: the strategies invalidate nothing themselves.
-@Suite("Pool: use cases publish domain events")
+@Suite("Pool: use cases publish domain events", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct DomainEventTests {
     @Test func signOutEverywherePublishesTheEndedSessionsAndTheirTokensDieAtOnce() async throws {
         try await PoolHarness.run { h in

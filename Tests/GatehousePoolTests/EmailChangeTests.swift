@@ -7,8 +7,11 @@ import Testing
 /// Issue 29, part 2: changing a signed-in user's email address on a real store: step-up, the code in
 /// the new mailbox, sign-up's enumeration rules and quotas, the switch and its notices, and the races
 /// (two changes at once; the address registered at the same moment).
-@Suite("Pool: changing the email address")
+@Suite("Pool: changing the email address", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct EmailChangeTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let password = "correct horse 9"
 
     static func start(_ h: PoolHarness, _ me: Principal, _ email: String, password: String? = password) async throws -> CodeDelivery {
@@ -25,7 +28,7 @@ struct EmailChangeTests {
 
     @Test(arguments: TestDatabase.available)
     func aPasswordUserMovesToANewAddressWithTheCurrentPassword(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let tokens = try await h.confirmedUser("old@example.com")
             let me = try await h.me(tokens)
             _ = try await h.profiles.view(for: me, logger: h.logger)  // the app profile exists (and is cached)
@@ -79,7 +82,7 @@ struct EmailChangeTests {
 
     @Test(arguments: TestDatabase.available)
     func aTakenAddressGetsTheSameAnswerAndItsOwnerANotice(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             _ = try await h.confirmedUser("owner@example.com")
             let me = try await h.me(try await h.confirmedUser("me@example.com"))
             h.clock.advance(by: 61)  // past the sign-ups' cool-downs
@@ -102,7 +105,7 @@ struct EmailChangeTests {
     }
 
     @Test func quotasAndCoolDownsAreSignUpsWhateverTheAddress() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.confirmedUser("owner@example.com")
             let me = try await h.me(try await h.confirmedUser("me@example.com"))
             h.clock.advance(by: 61)  // past the sign-ups' cool-downs
@@ -123,7 +126,7 @@ struct EmailChangeTests {
     }
 
     @Test func codesAreBoundToTheAccountAndToTheirFiveTries() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let me = try await h.me(try await h.confirmedUser("me@example.com"))
             let other = try await h.me(try await h.confirmedUser("other@example.com"))
             await #expect { try await Self.confirm(h, me, "123456") } throws: { GatehouseError.Code.of($0) == .codeMismatch }
@@ -148,7 +151,7 @@ struct EmailChangeTests {
     }
 
     @Test func anAccountWithoutAPasswordNeedsARecentSignIn() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await PhoneSignInTests.send(h)
             let tokens = try await PhoneSignInTests.verify(h, code: try await PhoneSignInTests.code(h))
             let me = try await h.me(tokens)
@@ -171,7 +174,7 @@ struct EmailChangeTests {
     /// switching the account to the other.
     @Test(arguments: TestDatabase.available)
     func twoChangesAtOnceNeverCrossOrLoseTheSwitch(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let me = try await h.me(try await h.confirmedUser("me@example.com"))
             for round in 0..<5 {  // two requests a round: the account's daily cap is ten
                 h.clock.advance(by: 3700)  // past the account's hourly cap
@@ -202,7 +205,7 @@ struct EmailChangeTests {
     /// removed, or never created); the account is never half-switched.
     @Test(arguments: TestDatabase.available)
     func aSignUpOfTheAddressAtTheSameMomentLosesToTheProvenChange(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             for round in 0..<5 {
                 let me = try await h.me(try await h.confirmedUser("me\(round)@example.com"))
                 let target = "contested\(round)@example.com"
@@ -223,7 +226,7 @@ struct EmailChangeTests {
     /// error and nothing of it is written.
     @Test(arguments: TestDatabase.available)
     func aConfirmedAccountThatTookTheAddressMeanwhileKeepsIt(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let me = try await h.me(try await h.confirmedUser("me@example.com"))
             _ = try await Self.start(h, me, "late@example.com")
             let code = try await Self.code(h, to: "late@example.com")

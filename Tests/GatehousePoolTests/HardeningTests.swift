@@ -8,8 +8,11 @@ import Testing
 
 /// The defects a security review found in the pool's flows (issue 11), each shown fixed on a real
 /// store: SQLite and, where storage decides the outcome, PostgreSQL at READ COMMITTED.
-@Suite("Pool: hardening (refresh chains, concurrent throttles, caps, lifetimes)")
+@Suite("Pool: hardening (refresh chains, concurrent throttles, caps, lifetimes)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct HardeningTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static func countingHasher() -> CountingHasher {
         CountingHasher(
             ScryptPasswordHasher(
@@ -24,7 +27,7 @@ struct HardeningTests {
     /// detected. Successors now need the server's key.
     @Test(arguments: TestDatabase.available)
     func aStolenRefreshTokenDoesNotGiveItsSuccessors(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let first = try await h.confirmedUser()
             var latest = first
             for _ in 0..<3 { latest = try await h.sessions.refresh(refreshToken: latest.refreshToken, client: h.client, logger: h.logger) }
@@ -200,7 +203,7 @@ struct HardeningTests {
     /// take as long.
     @Test(arguments: TestDatabase.available)
     func forgotAndResendWriteACodeRowForUnknownAddressesToo(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let box = try SecretBox(masterKey: Array(repeating: 1, count: 32))
             _ = try await h.passwords.forgotPassword(email: "Nobody@Example.com", client: h.client, logger: h.logger)
             let decoy = "decoy:" + box.keyedHash("decoy-code", "nobody@example.com")
@@ -290,7 +293,7 @@ struct HardeningTests {
 /// Refusals of sign-in attempts are held before they go out, so a client that retries at once (a
 /// flood) is slowed to one attempt per connection per delay and cannot eat the CPU other clients'
 /// hashes need.
-@Suite("Pool: refused attempts are held")
+@Suite("Pool: refused attempts are held", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct RefusalDelayTests {
     @Test func aBlockedSignInIsAnsweredAfterTheDelay() async throws {
         var limits = RateLimitSettings()

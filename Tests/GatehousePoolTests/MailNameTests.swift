@@ -8,12 +8,15 @@ import Testing
 /// "Your account will be closed. Call +1-900-…" must not reach a stranger's inbox from the product's
 /// own sender, on sign-up, resend, forgot or the reset notice. Once the address is confirmed, the
 /// owner's own name greets them.
-@Suite("Pool: no requester text in mail to an unproven address")
+@Suite("Pool: no requester text in mail to an unproven address", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MailNameTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let lure = "Your account will be closed. Call +1-900-555-0100 or visit https://evil.example"
 
     @Test func anUnconfirmedAddressNeverSeesTheSignUpName() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let email = "victim@example.com"
             _ = try await h.passwords.signUp(email: email, password: "correct horse 9", fullName: Self.lure, client: h.client, logger: h.logger)
             h.clock.advance(by: 61)
@@ -39,7 +42,7 @@ struct MailNameTests {
     }
 
     @Test func aConfirmedOwnerIsGreetedByTheirOwnName() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.confirmedUser("owner@example.com")
             h.clock.advance(by: 61)
             _ = try await h.passwords.forgotPassword(email: "owner@example.com", client: h.client, logger: h.logger)

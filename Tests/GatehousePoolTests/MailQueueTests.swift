@@ -68,8 +68,11 @@ final class CountingObserver: MailDeliveryObserver {
 /// The durable mail queue (issue 13): a request's mail is written in the transaction of the code it
 /// carries, delivered in the background, retried with back-off, dead-lettered when it cannot go out,
 /// never sent twice at once by two instances, and sent again after a crash.
-@Suite("Mail queue: durable, retried, leased")
+@Suite("Mail queue: durable, retried, leased", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MailQueueTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let logger = Logger(label: "mail-queue-test")
 
     static func dispatcher(
@@ -112,7 +115,7 @@ struct MailQueueTests {
 
     @Test(arguments: TestDatabase.available)
     func mailIsQueuedWithItsCodeAndItsBodyIsDroppedOnceSent(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             _ = try await h.passwords.signUp(email: "q@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "q@example.com", kind: "confirm_signup"))
             #expect(code.count == 6)
@@ -126,7 +129,7 @@ struct MailQueueTests {
 
     /// A transaction that rolls back takes its mail with it: no code, no message.
     @Test func aRolledBackTransactionQueuesNothing() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             struct Boom: Error {}
             let enqueuer = DeliveryEnqueuer(
                 box: try SecretBox(masterKey: Array(repeating: 1, count: 32)),
@@ -153,7 +156,7 @@ struct MailQueueTests {
     /// never sent; a known address gets its mail.
     @Test(arguments: TestDatabase.available)
     func unknownAddressesQueueADecoyThatIsNeverSent(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             try await h.confirmedUser("known@example.com")
             h.mailer.clear()
             _ = try await h.passwords.forgotPassword(email: "nobody@example.com", client: h.client, logger: h.logger)
@@ -169,7 +172,7 @@ struct MailQueueTests {
     /// the request never noticed.
     @Test(arguments: TestDatabase.available)
     func transientFailuresAreRetriedWithBackOff(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             h.mailer.setFailing(true)
             _ = try await h.passwords.signUp(email: "r@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             #expect(await h.mailer.delivered.isEmpty)
@@ -189,7 +192,7 @@ struct MailQueueTests {
 
     /// A 5xx answer is final: the message is dead-lettered at once (log line and metric), its body dropped.
     @Test func permanentFailuresAreDeadLetteredAtOnce() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let observer = CountingObserver()
             let transport = CapturingMailer()
             transport.setFailure(DeliveryError(.permanent, "550 mailbox unavailable", code: 550))
@@ -204,7 +207,7 @@ struct MailQueueTests {
 
     /// A message that keeps failing transiently is dead-lettered after the configured attempts.
     @Test func tooManyAttemptsAreDeadLettered() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let observer = CountingObserver()
             let transport = CapturingMailer()
             transport.setFailing(true)
@@ -226,7 +229,7 @@ struct MailQueueTests {
     /// every message goes out exactly once.
     @Test(arguments: TestDatabase.available)
     func twoInstancesNeverSendOneMessageTwice(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             try await Self.enqueue(h, count: 40)
             let transports = [ScriptedTransport(delay: .milliseconds(5)), ScriptedTransport(delay: .milliseconds(5))]
             let dispatchers = try transports.map { try Self.dispatcher(h, transport: $0) }
@@ -244,7 +247,7 @@ struct MailQueueTests {
     /// lease runs out another instance sends them.
     @Test(arguments: TestDatabase.available)
     func aCrashedSendersMessagesAreSentAfterTheLease(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             try await Self.enqueue(h, count: 2)
             let now = h.clock.now()
             let claimed = try await h.store.write { tx in
@@ -264,7 +267,7 @@ struct MailQueueTests {
 
     /// A retry does not send a code that expired meanwhile.
     @Test func aCodeThatExpiredWhileRetryingIsNotSent() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let transport = CapturingMailer()
             transport.setFailing(true)
             let observer = CountingObserver()
@@ -280,7 +283,7 @@ struct MailQueueTests {
 
     /// Sent, dead and decoy rows go after the retention period; waiting ones stay.
     @Test func oldRowsArePurgedAfterTheRetention() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             try await Self.enqueue(h, count: 2)
             let dispatcher = try Self.dispatcher(h, transport: ScriptedTransport())
             _ = try await dispatcher.deliverDue()
@@ -293,7 +296,7 @@ struct MailQueueTests {
 
     /// A message the mail server never answers holds its own slot, not the messages queued after it.
     @Test func aHungMessageDoesNotHoldUpTheOthers() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             try await Self.enqueue(h, count: 12)  // user0 … user11, oldest first
             let transport = OneHangingTransport(hangingRecipient: "user0@example.com")
             let dispatcher = try Self.dispatcher(h, transport: transport)

@@ -5,10 +5,13 @@ import GatehouseMessaging
 import GatehouseTesting
 import Testing
 
-@Suite("Pool: passwords and account deletion")
+@Suite("Pool: passwords and account deletion", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PasswordAndAccountTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     @Test func resetSetsThePasswordAndEndsEverySession() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let old = try await h.confirmedUser()
             h.clock.advance(by: 61)
             let delivery = try await h.passwords.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
@@ -52,7 +55,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func resetClearsSignInBackOff() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             try await h.confirmedUser()
             for _ in 0..<7 {
                 _ = try? await h.passwords.signIn(email: "alice@example.com", password: "wrong 12345", client: h.client, logger: h.logger)
@@ -82,7 +85,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func resetTakesBackAnAccountSomeoneElseStarted() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             // An attacker signs up with the victim's address and never confirms.
             _ = try await h.passwords.signUp(
                 email: "victim@example.com",
@@ -111,7 +114,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func forgotForUnknownAddressesLooksTheSame() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             try await h.confirmedUser()
             h.clock.advance(by: 61)
             let known = try await h.passwords.forgotPassword(email: "alice@example.com", client: h.client, logger: h.logger)
@@ -133,7 +136,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func changePasswordNeedsTheCurrentOneAndEndsOtherSessions() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let here = try await h.confirmedUser()
             let elsewhere = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             let principal = try await h.me(here)
@@ -173,7 +176,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func deletingTheAccountRemovesEverything() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let tokens = try await h.confirmedUser()
             let principal = try await h.me(tokens)
             let profiles = h.profiles
@@ -205,7 +208,7 @@ struct PasswordAndAccountTests {
     }
 
     @Test func profileIsCreatedOnceAndUpdatable() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let tokens = try await h.confirmedUser()
             let principal = try await h.me(tokens)
             let profiles = h.profiles

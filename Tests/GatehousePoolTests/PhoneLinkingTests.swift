@@ -7,13 +7,16 @@ import Testing
 
 /// A number joins an existing account only through a signed-in request and its code, never by
 /// guessing; a number another account holds is a conflict, told only to whoever has the code.
-@Suite("Pool: adding a phone number to an account")
+@Suite("Pool: adding a phone number to an account", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PhoneLinkingTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let number = "+447700900123"
 
     @Test(arguments: TestDatabase.available)
     func aSignedInUserAddsANumberAndThenSignsInWithIt(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let tokens = try await h.confirmedUser()
             let principal = try await h.me(tokens)
             _ = try await h.profiles.view(for: principal, logger: h.logger)  // the profile exists already
@@ -43,7 +46,7 @@ struct PhoneLinkingTests {
 
     @Test(arguments: TestDatabase.available)
     func aNumberAnotherAccountHoldsIsAConflictAndNothingChanges(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             _ = try await PhoneSignInTests.send(h, Self.number)
             let holder = try await PhoneSignInTests.verify(h, Self.number, code: try await PhoneSignInTests.code(h, Self.number))
             let other = try await h.me(try await h.confirmedUser("bob@example.com"))
@@ -62,7 +65,7 @@ struct PhoneLinkingTests {
     }
 
     @Test func deletingTheAccountFreesItsNumber() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await PhoneSignInTests.send(h, Self.number)
             let first = try await PhoneSignInTests.verify(h, Self.number, code: try await PhoneSignInTests.code(h, Self.number))
             let firstSub = try await h.me(first).sub

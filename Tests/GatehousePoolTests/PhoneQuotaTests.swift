@@ -8,8 +8,11 @@ import Testing
 /// Toll-fraud (SMS pumping) protection: every text draws on quotas per number, per client address,
 /// per number range and per day across the server, all or none; each refusal is a 429 with the wait,
 /// and a refused request sends nothing and uses no quota.
-@Suite("Pool: SMS quotas against toll fraud")
+@Suite("Pool: SMS quotas against toll fraud", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PhoneQuotaTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static func refusal(_ body: () async throws -> Void) async -> GatehouseError? {
         do {
             try await body()
@@ -23,7 +26,7 @@ struct PhoneQuotaTests {
 
     @Test(arguments: TestDatabase.available)
     func oneNumberGetsOneTextAMinuteFiveAnHour(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let number = PhoneSignInTests.number
             _ = try await PhoneSignInTests.send(h, number, client: Self.client(1))
             // Another client, the same number: the number's cool-down holds.
@@ -41,7 +44,7 @@ struct PhoneQuotaTests {
     }
 
     @Test func aNumberTypedAnotherWayDrawsOnTheSameQuotasAndCode() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let delivery = try await PhoneSignInTests.send(h, "+44 (0)7700 900123", client: Self.client(1))
             #expect(delivery.destination == "+44…23")
             for variant in ["+447700900123", "0044 7700 900123", "+44 07700-900-123"] {
@@ -55,7 +58,7 @@ struct PhoneQuotaTests {
     }
 
     @Test func aClientAddressGetsTenTextsAnHourWhateverTheNumbers() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let client = Self.client(7)
             // Numbers in different ranges (so only the client's quota is shared).
             for n in 0..<10 { _ = try await PhoneSignInTests.send(h, "+1415\(200 + n)0000", client: client) }
@@ -67,7 +70,7 @@ struct PhoneQuotaTests {
     }
 
     @Test func aNumberRangeGetsTwentyTextsAnHourFromAnyClients() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             // A pumper walks one carrier block (+1415555 xxxx) from many addresses.
             for n in 0..<20 {
                 _ = try await PhoneSignInTests.send(h, "+1415555" + String(format: "%04d", 100 + n), client: Self.client(n))
@@ -98,7 +101,7 @@ struct PhoneQuotaTests {
 
     @Test(arguments: TestDatabase.available)
     func aFloodOfConcurrentSendsTextsOnce(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let outcomes = await withTaskGroup(of: GatehouseError.Code?.self) { group in
                 for n in 0..<12 {
                     group.addTask {

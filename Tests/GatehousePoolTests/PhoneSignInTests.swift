@@ -10,8 +10,11 @@ import Testing
 /// queue, find-or-create by verified number only, single-use codes under concurrency, the five tries,
 /// the lifetime, adding a number to a signed-in account, and the refusals — malformed numbers,
 /// countries not allowed, premium-rate ranges, phone sign-in switched off.
-@Suite("Pool: phone sign-in by SMS code")
+@Suite("Pool: phone sign-in by SMS code", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PhoneSignInTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let number = "+14155550123"
 
     static func send(_ h: PoolHarness, _ number: String = number, client: ClientInfo? = nil) async throws -> CodeDelivery {
@@ -28,7 +31,7 @@ struct PhoneSignInTests {
 
     @Test(arguments: TestDatabase.available)
     func aNewNumberGetsAnAccountAndSignsInToItAgain(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             // Typed with spaces and dashes; stored and texted as E.164.
             let delivery = try await Self.send(h, "+1 415-555-0123")
             #expect(delivery == CodeDelivery(sms: try PhoneNumber(parsing: Self.number)))
@@ -55,7 +58,7 @@ struct PhoneSignInTests {
     }
 
     @Test func theAnswerAndTheWorkAreTheSameWhetherOrNotTheNumberHasAnAccount() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await Self.send(h)
             _ = try await Self.verify(h, code: try await Self.code(h))
             h.clock.advance(by: 61)
@@ -71,7 +74,7 @@ struct PhoneSignInTests {
 
     @Test(arguments: TestDatabase.available)
     func aCodeSignsInOnceUnderConcurrentVerifications(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             _ = try await Self.send(h)
             let code = try await Self.code(h)
             let outcomes = await withTaskGroup(of: Result<AuthTokens, any Error>.self) { group in
@@ -97,7 +100,7 @@ struct PhoneSignInTests {
 
     @Test(arguments: TestDatabase.available)
     func fiveWrongTriesUseTheCodeUpEvenWhenConcurrent(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             _ = try await Self.send(h)
             let code = try await Self.code(h)
             let wrong = code == "000000" ? "111111" : "000000"
@@ -119,7 +122,7 @@ struct PhoneSignInTests {
     }
 
     @Test func aCodeExpiresAfterTenMinutesAndANewOneReplacesIt() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await Self.send(h)
             let old = try await Self.code(h)
             h.clock.advance(by: 601)
@@ -150,7 +153,7 @@ struct PhoneSignInTests {
         ("+1 415 155 0123", "not a valid phone number"),
     ])
     func hostileAndRefusedNumbersAreRefusedWithAReasonBeforeAnyText(_ typed: String, _ reason: String) async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             do {
                 _ = try await Self.send(h, typed)
                 Issue.record("\(typed.debugDescription) was accepted")
@@ -165,7 +168,7 @@ struct PhoneSignInTests {
     }
 
     @Test func phoneSignInIsOffWithoutCountries() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let off = PhoneSignIn(
                 strategy: h.pool,
                 policy: .disabled,

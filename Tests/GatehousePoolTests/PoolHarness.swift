@@ -34,11 +34,15 @@ struct PoolHarness: Sendable {
     let srpVerifiers: SRPVerifiers
     /// The database, for another app over the same store and keys (``sibling(logN:_:)``).
     let databaseURL: String
+    /// The clock's time when the app was made (``reset()`` sets it back).
+    let startedAt: Date
     let logger = Logger(label: "pool-test")
     let client = ClientInfo(address: "198.51.100.7")
     /// Every harness shares this master key, so a sibling opens what another sealed.
     static let masterKey = Data(repeating: 1, count: 32).base64EncodedString()
 
+    /// Runs `body` with a fresh app (one for this test alone), for tests whose settings, hasher or
+    /// store are their own; the others share their suite's app (``shared``).
     static func run<T: Sendable>(
         database: TestDatabase = .sqlite,
         settings: PoolSettings = PoolSettings(),
@@ -51,7 +55,56 @@ struct PoolHarness: Sendable {
     ) async throws -> T {
         let (freshURL, directory) = database.freshURL()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let url = sharedURL ?? freshURL
+        let harness = try await make(
+            databaseURL: sharedURL ?? freshURL,
+            directory: directory,
+            settings: settings,
+            logN: logN,
+            stepUpMaxAge: stepUpMaxAge,
+            hasher: hasher,
+            clock: clock
+        )
+        // Running the app starts the store and does the start-up (migrations, keys) before `body`.
+        return try await harness.built.app.test(.router) { _ in try await body(harness) }
+    }
+
+    /// One app per database for a suite's tests with the default settings, kept running and reset
+    /// before each test (``reset()``); a suite holds it in a `static let`.
+    static func shared() -> SharedApps<PoolHarness> {
+        SharedApps(
+            start: { database in
+                let (url, directory) = database.freshURL()
+                TemporaryDirectories.removeAtExit(directory)
+                let harness = try await make(databaseURL: url, directory: directory)
+                let _: Bool = try await KeptRunning.start { body in
+                    try await harness.built.app.test(.router) { _ in try await body(true) }
+                }
+                return harness
+            },
+            reset: { harness in try await harness.reset() }
+        )
+    }
+
+    /// Makes the app answer as a new one would: an empty store (start-up's rows stay), no captured
+    /// mail or texts, working transports, and the clock back at its start.
+    func reset() async throws {
+        mailer.setFailure(nil)
+        texts.setFailure(nil)
+        try await built.resetForTests()
+        mailer.clear()
+        texts.clear()
+        clock.set(startedAt)
+    }
+
+    private static func make(
+        databaseURL url: String,
+        directory: URL,
+        settings: PoolSettings = PoolSettings(),
+        logN: Int = 4,
+        stepUpMaxAge: TimeInterval? = nil,
+        hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
+        clock: TestClock = TestClock()
+    ) async throws -> PoolHarness {
         var c = GatehouseConfiguration()
         c.dataDirectory = directory.path
         c.databaseURL = url
@@ -106,10 +159,10 @@ struct PoolHarness: Sendable {
             stepUp: useCases.stepUp,
             liveness: built.liveness,
             srpVerifiers: built.srpVerifiers,
-            databaseURL: url
+            databaseURL: url,
+            startedAt: clock.now()
         )
-        // Running the app starts the store and does the start-up (migrations, keys) before `body`.
-        return try await built.app.test(.router) { _ in try await body(harness) }
+        return harness
     }
 
     /// Runs `body` with another app over the same store and keys, e.g. with other hashing parameters.

@@ -6,7 +6,7 @@ import Testing
 /// An SRP sign-in is a password sign-in: a refused one costs one attempt from the client's bucket and
 /// one from the account's, no more, whichever way it fails (a wrong proof, a forged secret block) and
 /// whichever API the other attempts came through.
-@Suite("Pool: an SRP sign-in costs what a password sign-in costs")
+@Suite("Pool: an SRP sign-in costs what a password sign-in costs", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SRPThrottleTests {
     /// A finished SRP sign-in with a proof that does not verify (a wrong password, as far as the
     /// server can tell), or with a secret block that does not open.

@@ -7,7 +7,7 @@ import Testing
 /// Every password has the SRP verifier that belongs to it: made at sign-up, reset and change, made at
 /// the next password sign-in for an account without one, and never usable once the password hash it
 /// was sealed with has changed (a password changed by an older instance during a rolling upgrade).
-@Suite("Pool: SRP verifiers follow the password")
+@Suite("Pool: SRP verifiers follow the password", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SRPVerifierTests {
     /// Whether the stored verifier is the one `password` gives, recomputed from its salt.
     static func verifierMatches(_ h: PoolHarness, _ email: String, _ password: String) async throws -> Bool {

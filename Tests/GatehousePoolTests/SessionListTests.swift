@@ -7,8 +7,11 @@ import Testing
 /// Issue 29, part 1: a user's own sessions on a real store. Every sign-in path records the device
 /// and the coarse address; a refresh notes when and from where; ending one works as signing out of it
 /// (its access and refresh tokens fail at once), and only for the caller's own live sessions.
-@Suite("Pool: a user's list of sessions")
+@Suite("Pool: a user's list of sessions", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SessionListTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let iPhone = ClientInfo(
         address: "203.0.113.77",
         userAgent:
@@ -25,7 +28,7 @@ struct SessionListTests {
 
     @Test(arguments: TestDatabase.available)
     func theListShowsEachDeviceAndMarksTheCurrentOne(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let list = h.built.useCases.accountSessions
             _ = try await h.confirmedUser()
             h.clock.advance(by: 10)
@@ -60,7 +63,7 @@ struct SessionListTests {
 
     @Test(arguments: TestDatabase.available)
     func endingASessionSignsThatDeviceOutAtOnce(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let list = h.built.useCases.accountSessions
             let mine = try await h.confirmedUser()
             let phone = try await Self.signIn(h, Self.iPhone)
@@ -119,7 +122,7 @@ struct SessionListTests {
     }
 
     @Test func everySignInPathRecordsTheDevice() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.confirmedUser()
             // Phone sign-in.
             _ = try await PhoneSignInTests.send(h, client: Self.iPhone)

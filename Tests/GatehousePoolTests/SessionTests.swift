@@ -4,10 +4,13 @@ import GatehouseInfrastructure
 import GatehouseTesting
 import Testing
 
-@Suite("Pool: sign-in, refresh and sessions")
+@Suite("Pool: sign-in, refresh and sessions", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SessionTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     @Test func signInThrottlesPerAccountWithBackOff() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             try await h.confirmedUser("alice@example.com")
             for _ in 0..<5 {
                 await #expect {
@@ -49,7 +52,7 @@ struct SessionTests {
     }
 
     @Test func unknownAccountsAreThrottledLikeKnownOnes() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             var answers: [String] = []
             for _ in 0..<7 {
                 do {
@@ -61,7 +64,7 @@ struct SessionTests {
     }
 
     @Test func refreshRotatesAndReuseEndsTheSession() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let first = try await h.confirmedUser()
             let second = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             #expect(second.refreshToken != first.refreshToken)
@@ -81,7 +84,7 @@ struct SessionTests {
     }
 
     @Test func aLostResponseCanBeRetriedWithinTheGraceWindow() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let first = try await h.confirmedUser()
             let lost = try await h.sessions.refresh(refreshToken: first.refreshToken, client: h.client, logger: h.logger)
             h.clock.advance(by: 5)
@@ -103,7 +106,7 @@ struct SessionTests {
     /// their user with ON DELETE CASCADE, or the lookup a row lock).
     @Test(arguments: [TestDatabase.sqlite])
     func socialSignInRacingAccountDeletionNeverLeavesASessionWithoutItsUser(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let signIn = ProviderSignIn(
                 identity: VerifiedIdentity(
                     provider: .google,
@@ -143,7 +146,7 @@ struct SessionTests {
 
     @Test(arguments: TestDatabase.available)
     func concurrentRefreshesOfOneTokenKeepOneChain(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let first = try await h.confirmedUser()
             let successors = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 {
@@ -158,7 +161,7 @@ struct SessionTests {
     }
 
     @Test func refusesGarbageAndExpiredRefreshTokens() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let tokens = try await h.confirmedUser()
             for junk in ["", "nope", tokens.accessToken, RefreshTokenCodec.generate(SystemRandomSource()), "ghr1.' OR 1=1 --"] {
                 await #expect { try await h.sessions.refresh(refreshToken: junk, client: h.client, logger: h.logger) } throws: {
@@ -173,7 +176,7 @@ struct SessionTests {
     }
 
     @Test func signOutEndsOneSessionAndItsAccessTokensAtOnce() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let phone = try await h.confirmedUser()
             let laptop = try await h.passwords.signIn(email: "alice@example.com", password: "correct horse 9", client: h.client, logger: h.logger)
             _ = try await h.me(phone)  // cached as live

@@ -7,11 +7,14 @@ import Testing
 /// The `SELECT_CHALLENGE` session of Cognito's `USER_AUTH`: the same choices for every address, and a
 /// session that answers once, for its address and app client only, for three minutes, and is no other
 /// sealed value.
-@Suite("Pool: USER_AUTH's choice and its session")
+@Suite("Pool: USER_AUTH's choice and its session", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SignInChoicesTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     @Test(arguments: TestDatabase.available)
     func aSessionAnswersOnceForItsAddressAndClientOnly(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let choices = h.built.useCases.signInChoices
             _ = try await h.confirmedUser("alice@example.com")
             let known = try choices.offer(username: "Alice@Example.com", clientID: "client-1")

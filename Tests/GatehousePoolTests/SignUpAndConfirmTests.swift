@@ -4,10 +4,13 @@ import GatehouseMessaging
 import GatehouseTesting
 import Testing
 
-@Suite("Pool: sign-up and confirmation")
+@Suite("Pool: sign-up and confirmation", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SignUpAndConfirmTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     @Test func signUpMailsACodeThatConfirms() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let result = try await h.passwords.signUp(
                 email: "Alice@Example.com",
                 password: "correct horse 9",
@@ -52,7 +55,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func anExistingAddressGetsTheSameAnswerAndANotice() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let first = try await h.passwords.signUp(
                 email: "alice@example.com",
                 password: "correct horse 9",
@@ -82,7 +85,7 @@ struct SignUpAndConfirmTests {
 
     @Test(arguments: TestDatabase.available)
     func concurrentSignUpsOfOneAddressMakeOneUser(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let results = try await withThrowingTaskGroup(of: SignUpResult.self) { group in
                 for i in 0..<8 {
                     group.addTask {
@@ -105,7 +108,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func wrongCodesSpendTheCode() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.passwords.signUp(email: "bob@example.com", password: "correct horse 9", fullName: nil, client: h.client, logger: h.logger)
             let code = try require(await h.mailer.latestCode(to: "bob@example.com", kind: "confirm_signup"))
             let wrong = code == "000000" ? "111111" : "000000"
@@ -128,7 +131,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func codesExpire() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.passwords.signUp(
                 email: "carol@example.com",
                 password: "correct horse 9",
@@ -147,7 +150,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func unknownAddressesLookTheSame() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await h.passwords.signUp(
                 email: "dave@example.com",
                 password: "correct horse 9",
@@ -175,7 +178,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func aFailingMailerDoesNotChangeTheAnswer() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             h.mailer.setFailing(true)
             let result = try await h.passwords.signUp(
                 email: "erin@example.com",
@@ -190,7 +193,7 @@ struct SignUpAndConfirmTests {
     }
 
     @Test func policyAndInputErrorsComeFirst() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             await #expect {
                 try await h.passwords.signUp(email: "frank@example.com", password: "short", fullName: nil, client: h.client, logger: h.logger)
             } throws: {

@@ -6,8 +6,11 @@ import Testing
 /// Sensitive actions need a sign-in at least as strong as the strongest way into the account, or its
 /// current password. The review's reproduction: a number linked to a password account signed into it
 /// by SMS alone, and that session could replace the number or delete the account.
-@Suite("Pool: step-up for sensitive actions")
+@Suite("Pool: step-up for sensitive actions", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct StepUpTests {
+    /// One app per database for the tests below, reset before each (``PoolHarness/shared()``).
+    static let apps = PoolHarness.shared()
+
     static let number = PhoneLinkingTests.number
 
     /// A password account with a linked number, and a session made by SMS alone.
@@ -26,7 +29,7 @@ struct StepUpTests {
 
     @Test(arguments: TestDatabase.available)
     func anSMSSessionCannotTakeOverAnAccountThatHasAPassword(_ database: TestDatabase) async throws {
-        try await PoolHarness.run(database: database) { h in
+        try await Self.apps.with(database) { h in
             let (_, bySMS) = try await Self.linkedAccount(h)
             let refused = await #expect(throws: GatehouseError.self) {
                 _ = try await h.phone.addNumber(principal: bySMS, phone: "+447700900124", client: h.client, logger: h.logger)
@@ -57,7 +60,7 @@ struct StepUpTests {
     }
 
     @Test func aPasswordSessionNeedsNothingMore() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let (byPassword, _) = try await Self.linkedAccount(h)
             _ = try await h.phone.addNumber(principal: byPassword, phone: "+447700900124", client: h.client, logger: h.logger)
             try await h.accounts.delete(for: byPassword, client: h.client, logger: h.logger)
@@ -65,7 +68,7 @@ struct StepUpTests {
     }
 
     @Test func aPhoneOnlyAccountIsManagedByItsOwnSMSSession() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             _ = try await PhoneSignInTests.send(h)
             let principal = try await h.me(try await PhoneSignInTests.verify(h, code: try await PhoneSignInTests.code(h)))
             _ = try await h.phone.addNumber(principal: principal, phone: "+14155550987", client: h.client, logger: h.logger)
@@ -78,7 +81,7 @@ struct StepUpTests {
     }
 
     @Test func aProviderAccountAsksForTheProviderAgain() async throws {
-        try await PoolHarness.run { h in
+        try await Self.apps.with { h in
             let google = VerifiedIdentity(
                 provider: .google,
                 subject: "g-step",

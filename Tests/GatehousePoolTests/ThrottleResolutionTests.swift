@@ -6,7 +6,7 @@ import Testing
 /// Throttle blocks are stored at the clock's resolution: the documented one-second first block lasts
 /// one second, not whatever is left of the current second (whole seconds rounded down made it last
 /// 0.37–0.47 s in the review).
-@Suite("Pool: throttle blocks last as long as documented")
+@Suite("Pool: throttle blocks last as long as documented", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ThrottleResolutionTests {
     @Test(arguments: TestDatabase.available)
     func aOneSecondBlockLastsOneSecond(_ database: TestDatabase) async throws {

@@ -9,7 +9,7 @@ import Testing
 /// Issue 29, point 5: two instances on one PostgreSQL database. A session ended from the list on one
 /// instance is refused by the other at once, and an email change made on one shows on the other —
 /// through LISTEN/NOTIFY, not a cache's TTL (the test clock never moves).
-@Suite("Events across instances: the session list and email change")
+@Suite("Events across instances: the session list and email change", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AccountSessionsAcrossInstancesTests {
     typealias Instances = CrossInstanceInvalidationTests
 

@@ -9,8 +9,11 @@ import Testing
 /// Issue 29 over HTTP: the session list reads the request's `User-Agent` and the client address (a
 /// forwarded one only from a trusted proxy), and the new routes refuse hostile input with clear
 /// errors and leave nothing half-written.
-@Suite("Routes: a user's sessions and email change")
+@Suite("Routes: a user's sessions and email change", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AccountSessionsRoutesTests {
+    /// One app per database for the tests that need nothing of their own, reset before each.
+    static let apps = TestApp.shared()
+
     static let safari =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1"
 
@@ -80,8 +83,7 @@ struct AccountSessionsRoutesTests {
     }
 
     @Test func theNewAddressFollowsIntoTheProfileAndTheNextIDToken() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let tokens = try await client.signedIn(app)
             let bearer = tokens.string("access_token")
             #expect(try await client.send(.get, "/me", bearer: bearer).string("email") == "alice@example.com")

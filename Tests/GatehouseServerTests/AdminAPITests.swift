@@ -11,7 +11,7 @@ import Testing
 /// signs out, enables, creates, changes and deletes users with a key; user tokens, malformed, unknown
 /// and revoked keys and browsers' requests are refused; search cannot become a pattern; pages neither
 /// skip nor repeat while users sign up.
-@Suite("Admin API: keys, users, refusals, pagination")
+@Suite("Admin API: keys, users, refusals, pagination", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AdminAPITests {
     static let password = "correct horse 9"
 

@@ -8,7 +8,7 @@ import Testing
 /// Issue 14, point 2: the Apple web flow's single-use checks hold when the racing requests are spread
 /// over two instances of one deployment (one PostgreSQL database, one master key): a `state` is accepted
 /// once, and a hand-off code is redeemed once.
-@Suite("Social: Apple web flow single use across instances (PostgreSQL)")
+@Suite("Social: Apple web flow single use across instances (PostgreSQL)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleAcrossInstancesTests {
     typealias Flow = AppleWebFlowTests
 

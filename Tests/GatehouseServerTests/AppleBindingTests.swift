@@ -12,7 +12,7 @@ import Testing
 /// token verified for the Services ID (never a bundle id) and within a per-client cap; an
 /// authorization code is exchanged only if it was issued with the identity token sent beside it
 /// (`c_hash`), and its refresh token is kept only if Apple's answer names the signed-in user.
-@Suite("Social: Apple codes and callbacks bound to the identity")
+@Suite("Social: Apple codes and callbacks bound to the identity", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleBindingTests {
     typealias Flow = AppleWebFlowTests
 

@@ -9,7 +9,7 @@ import Testing
 /// Apple's email relay flag: Apple sign-in writes `is_private_email`, `email-disabled` and
 /// `email-enabled` turn forwarding off and on, `GET /me` shows both, and mail to a relay address whose
 /// forwarding is off is dead-lettered at once instead of sent.
-@Suite("Apple email relay")
+@Suite("Apple email relay", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleEmailRelayTests {
     typealias N = AppleNotificationTests
     static let relay = "x1@privaterelay.appleid.com"

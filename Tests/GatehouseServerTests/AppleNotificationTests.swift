@@ -7,7 +7,7 @@ import HummingbirdTesting
 import Testing
 
 /// Apple's server-to-server notifications (issue 30, part 3), signed by the fake Apple key set.
-@Suite("Apple server-to-server notifications")
+@Suite("Apple server-to-server notifications", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleNotificationTests {
     typealias V = SocialVerificationTests
 

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 
 /// The web/Android flow over real HTTP: authorize → Apple's form_post to our callback → hand-off.
-@Suite("Social: Apple web and Android hand-off")
+@Suite("Social: Apple web and Android hand-off", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleWebFlowTests {
     struct PKCE {
         let verifier = Base64URL.encode(SystemRandomSource().bytes(32))

@@ -10,7 +10,7 @@ import Testing
 
 /// The web flow's `state` (security review, issue 11, items 5 and 6): sealed, so starting a flow
 /// writes nothing; bound to the starting browser by a `__Host-` cookie; accepted once.
-@Suite("Social: Apple web state (sealed, browser-bound, single use)")
+@Suite("Social: Apple web state (sealed, browser-bound, single use)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleWebStateTests {
     typealias Flow = AppleWebFlowTests
 

@@ -12,7 +12,7 @@ import Testing
 /// the change and before the commit leaves neither), the users' own changes are recorded with who and
 /// where, the command line acts on the same use cases as `cli`, retention prunes, and a disable on one
 /// instance is refused by another within a second.
-@Suite("Audit log: atomic rows, the command line, retention, instances")
+@Suite("Audit log: atomic rows, the command line, retention, instances", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AuditLogTests {
     /// Makes every UPDATE of `gh_sessions` fail (SQLite: a RAISE trigger; PostgreSQL: a trigger function).
     static func failSessionUpdates(_ store: SQLStore, _ database: TestDatabase) async throws {

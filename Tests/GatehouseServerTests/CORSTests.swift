@@ -1,13 +1,14 @@
 import Foundation
 import GatehouseCore
 import GatehouseServer
+import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 
 /// Cross-origin calls to the JSON API (`GATEHOUSE_CORS_ORIGINS`): the seeds' Next.js app calls
 /// `/auth/google` and `/auth/apple` from the browser on its own origin.
-@Suite("CORS: the listed origins, the JSON API, nothing else")
+@Suite("CORS: the listed origins, the JSON API, nothing else", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CORSTests {
     static let app = "https://app.example.com"
 

@@ -11,7 +11,7 @@ import Testing
 
 /// Bodies without a Content-Length (`Transfer-Encoding: chunked`) meet the same cap as declared ones
 /// (issue 11, item 9): over a real socket, since only there is a body chunked.
-@Suite("Routes: chunked bodies over the cap")
+@Suite("Routes: chunked bodies over the cap", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ChunkedBodyTests {
     struct Posted {
         var status: Int

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 
 /// The custom-claims hook (issue 30, part 2) against a real receiver on loopback.
-@Suite("Claims hook")
+@Suite("Claims hook", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ClaimsHookTests {
     static func app(
         _ receiver: ClaimsHookReceiver,

@@ -7,7 +7,7 @@ import Testing
 /// Cognito's user-pool API checked by clients no one here wrote: boto3's `cognito-idp` client,
 /// pycognito's SRP and the AWS CLI (`Scripts/cognito_api_clients.py`), over a real socket, on each
 /// store.
-@Suite("Cognito API: boto3, pycognito and the AWS CLI")
+@Suite("Cognito API: boto3, pycognito and the AWS CLI", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CognitoAPIClientTests {
     static let poolID = "us-east-1_GhTest42"
 

@@ -8,7 +8,7 @@ import NIOCore
 import Testing
 
 /// Cognito's API at the router, where the test clock reaches: what the Python clients cannot wait for.
-@Suite("Cognito API: routes, rotation and refusals")
+@Suite("Cognito API: routes, rotation and refusals", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CognitoAPIRoutesTests {
     static func call(
         _ client: any TestClientProtocol,

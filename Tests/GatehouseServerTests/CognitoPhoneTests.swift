@@ -14,7 +14,9 @@ import Testing
     .serialized,
     .enabled(if: MotoCognito.isAvailable),
     .tags(.emulator),
-    .enabled(if: TestKind.runs("emulator"))
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
 )
 struct CognitoPhoneTests {
     @Test func phoneSignInAnswers403ProviderDisabledOnCognitoBeforeAnyText() async throws {

@@ -16,7 +16,9 @@ import Testing
     .serialized,
     .enabled(if: MotoCognito.isAvailable),
     .tags(.emulator),
-    .enabled(if: TestKind.runs("emulator"))
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
 )
 struct CognitoProviderTests {
     static func relaxedMail(_ c: inout GatehouseConfiguration) {

@@ -16,7 +16,9 @@ import Testing
     .serialized,
     .enabled(if: MotoCognito.isAvailable),
     .tags(.emulator),
-    .enabled(if: TestKind.runs("emulator"))
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
 )
 struct CognitoSocialAccountTests {
     static func email(_ name: String) -> String { CognitoProviderTests.email(name) }

@@ -15,7 +15,9 @@ import Testing
     .serialized,
     .enabled(if: MotoCognito.isAvailable),
     .tags(.emulator),
-    .enabled(if: TestKind.runs("emulator"))
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
 )
 struct CognitoSocialTests {
     @Test func newReturningAndEmaillessAppleSignInsFindTheSameUser() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// software passkey authenticator over a real socket on each store (`Scripts/cognito_user_auth.py`), and
 /// at the router what the script cannot wait for or configure (a session's lifetime, the choices without
 /// passkeys).
-@Suite("Cognito API: USER_AUTH's choice, with boto3, pycognito and a passkey")
+@Suite("Cognito API: USER_AUTH's choice, with boto3, pycognito and a passkey", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CognitoUserAuthTests {
     static let poolID = "us-east-1_GhChoice1"
 

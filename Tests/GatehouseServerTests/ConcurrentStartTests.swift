@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 14, point 3: instances starting together on an empty PostgreSQL database (schema included)
 /// migrate it once, under the advisory lock, and all start.
-@Suite("Instances starting together on PostgreSQL")
+@Suite("Instances starting together on PostgreSQL", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ConcurrentStartTests {
     @Test func threeInstancesOnAnEmptyDatabaseMigrateOnceAndAllStart() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }

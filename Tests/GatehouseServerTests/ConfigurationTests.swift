@@ -2,10 +2,11 @@ import Foundation
 import GatehouseAWS
 import GatehouseCore
 import GatehouseServer
+import GatehouseTesting
 import HummingbirdTesting
 import Testing
 
-@Suite("Configuration")
+@Suite("Configuration", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ConfigurationTests {
     @Test func defaultsStartAFreshMachine() throws {
         let c = try GatehouseConfiguration.fromEnvironment([:])

@@ -8,7 +8,7 @@ import Testing
 /// Issue 14, point 1: two instances on one PostgreSQL database. A session ended on one is refused by
 /// the other at once — through PostgreSQL's LISTEN/NOTIFY, not the cache's TTL: the test clock never
 /// moves, so without the notification the other instance's cache would serve the ended session forever.
-@Suite("Events across instances (PostgreSQL LISTEN/NOTIFY)")
+@Suite("Events across instances (PostgreSQL LISTEN/NOTIFY)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct CrossInstanceInvalidationTests {
     static let masterKey = Data(repeating: 7, count: 32).base64EncodedString()
 

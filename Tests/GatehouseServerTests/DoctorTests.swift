@@ -5,7 +5,13 @@ import GatehouseTesting
 import Logging
 import Testing
 
-@Suite("Doctor: the misconfigurations the seeds list, caught with their fixes", .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
+@Suite(
+    "Doctor: the misconfigurations the seeds list, caught with their fixes",
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
+)
 struct DoctorTests {
     static let logger = Logger(label: "doctor-test")
 

@@ -6,11 +6,13 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Routes: email and password")
+@Suite("Routes: email and password", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct EmailPasswordRoutesTests {
+    /// One app per database for the tests that need nothing of their own, reset before each.
+    static let apps = TestApp.shared()
+
     @Test func fullJourneyThroughEveryEmailEndpoint() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let signUp = try await client.send(
                 .post,
                 "/auth/signup",
@@ -121,8 +123,7 @@ struct EmailPasswordRoutesTests {
     }
 
     @Test func expiredCodesAndPolicyErrorsHaveTheirCodes() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let weak = try await client.send(.post, "/auth/signup", json: ["email": "bob@example.com", "password": "password1"])
             #expect(weak.status == .badRequest && weak.errorCode == "invalid_password")
             let badEmail = try await client.send(.post, "/auth/signup", json: ["email": "bob@", "password": "correct horse 9"])
@@ -136,8 +137,7 @@ struct EmailPasswordRoutesTests {
     }
 
     @Test func bruteForceReaches429WithRetryAfter() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             _ = try await client.signedIn(app)
             var statuses: [Int] = []
             for _ in 0..<8 {
@@ -153,8 +153,7 @@ struct EmailPasswordRoutesTests {
     }
 
     @Test func signUpOfARegisteredAddressIsIndistinguishable() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let first = try await client.send(.post, "/auth/signup", json: ["email": "carol@example.com", "password": "correct horse 9"])
             let second = try await client.send(.post, "/auth/signup", json: ["email": "carol@example.com", "password": "correct horse 9"])
             #expect(first.status == second.status)
@@ -167,8 +166,7 @@ struct EmailPasswordRoutesTests {
     /// reaches the existing account (its owner gets the notice) and creates no second user.
     @Test(arguments: TestDatabase.available)
     func fullWidthAddressIsTheSameAccount(_ database: TestDatabase) async throws {
-        let app = try await TestApp.make(database: database)
-        try await app.router { client in
+        try await Self.apps.router(database) { app, client in
             let owner = try await client.signedIn(app, email: "wide@example.com")
             #expect(owner.status == .ok)
             app.mailer.clear()

@@ -7,7 +7,7 @@ import Testing
 /// A method that is not one of HTTP's standard ones (`QUERY`, `PROPFIND`) on a served path is a 405
 /// with `Allow`, as a standard method the path does not serve is; schemathesis found 25 paths that
 /// answered such methods with 404. A path nobody serves stays 404.
-@Suite("Routes: extension methods get 405 on served paths")
+@Suite("Routes: extension methods get 405 on served paths", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ExtensionMethodTests {
     @Test func extensionMethodsAre405WithAllowOnServedPathsAnd404Elsewhere() async throws {
         let app = try await TestApp.make()

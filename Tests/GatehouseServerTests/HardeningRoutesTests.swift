@@ -22,7 +22,7 @@ struct HangingMailer: MailTransport {
 }
 
 /// Issue 11's defects as a client sees them, through the real application.
-@Suite("Routes: hardening")
+@Suite("Routes: hardening", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct HardeningRoutesTests {
     /// Runs `body`, failing if it takes longer than `seconds` (it is left to finish in the background).
     static func answered<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {

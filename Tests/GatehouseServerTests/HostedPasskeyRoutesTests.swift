@@ -8,7 +8,7 @@ import Testing
 /// The hosted sign-in page's passkeys in process (`Tests/browser/hosted_ui_passkeys.py` signs in with them
 /// in Chromium): offered only where the pages' origin is an accepted one, with the one script the page's
 /// policy then allows, and the passkey form checked as every hosted form is.
-@Suite("Hosted UI: passkeys on the sign-in page")
+@Suite("Hosted UI: passkeys on the sign-in page", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct HostedPasskeyRoutesTests {
     static func app(origins: [String] = []) async throws -> TestApp {
         try await TestApp.make { c in

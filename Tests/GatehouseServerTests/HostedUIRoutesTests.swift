@@ -10,7 +10,7 @@ import Testing
 /// The hosted UI's authorization server in process (`Tests/browser/test_hosted_ui.py` drives it with
 /// Authlib and Chromium): the code flow, single sign-on, what ends a hosted session, and the refusals
 /// a client or an attacker meets.
-@Suite("Hosted UI: authorization codes, hosted sessions and refusals")
+@Suite("Hosted UI: authorization codes, hosted sessions and refusals", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct HostedUIRoutesTests {
     static let callback = "myapp://callback"
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"

@@ -6,8 +6,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Routes: hostile input")
+@Suite("Routes: hostile input", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct HostileInputTests {
+    /// One app per database for the tests that need nothing of their own, reset before each.
+    static let apps = TestApp.shared()
+
     static let jsonEndpoints = [
         "/auth/signup", "/auth/confirm", "/auth/resend-code", "/auth/signin", "/auth/refresh", "/auth/signout",
         "/auth/password/forgot", "/auth/password/reset",
@@ -15,8 +18,7 @@ struct HostileInputTests {
 
     @Test(arguments: TestDatabase.available)
     func malformedBodiesAre400AndLeaveNothingBehind(_ database: TestDatabase) async throws {
-        let app = try await TestApp.make(database: database)
-        try await app.router { client in
+        try await Self.apps.router(database) { app, client in
             let bodies: [(String, String)] = [
                 ("{", "truncated"), ("[]", "top-level array"), ("\"x\"", "top-level string"), ("null", "null"),
                 (#"{"email":"a@example.com","email":"b@example.com","password":"correct horse 9"}"#, "duplicate keys"),
@@ -49,8 +51,7 @@ struct HostileInputTests {
 
     @Test(arguments: TestDatabase.available)
     func contentTypeIsEnforced(_ database: TestDatabase) async throws {
-        let app = try await TestApp.make(database: database)
-        try await app.router { client in
+        try await Self.apps.router(database) { app, client in
             let body = #"{"email":"a@example.com","password":"correct horse 9"}"#
             for type in ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-16", "application/jsonx"] {
                 let reply = try await client.send(.post, "/auth/signin", raw: body, contentType: type)
@@ -74,8 +75,7 @@ struct HostileInputTests {
 
     @Test(arguments: TestDatabase.available)
     func sqlMetacharactersAndUnicodeAreJustData(_ database: TestDatabase) async throws {
-        let app = try await TestApp.make(database: database)
-        try await app.router { client in
+        try await Self.apps.router(database) { app, client in
             let email = "o'brien+\"x\"--@example.com"
             let weird = try await client.send(
                 .post,
@@ -108,8 +108,7 @@ struct HostileInputTests {
 
     @Test(arguments: TestDatabase.available)
     func protectedEndpointsRefuseEveryBadBearer(_ database: TestDatabase) async throws {
-        let app = try await TestApp.make(database: database)
-        try await app.router { client in
+        try await Self.apps.router(database) { app, client in
             let tokens = try await client.signedIn(app)
             let idToken = tokens.string("id_token")
             let access = tokens.string("access_token")
@@ -138,8 +137,7 @@ struct HostileInputTests {
     }
 
     @Test func unknownRoutesAndWrongMethods() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let missing = try await client.send(.get, "/nope")
             #expect(missing.status == .notFound && missing.errorCode == "not_found" && missing.headers[.xRequestID] != nil)
             let wrongMethod = try await client.send(.get, "/auth/signin")
@@ -151,8 +149,7 @@ struct HostileInputTests {
     }
 
     @Test func requestIDsAreEchoedOrMinted() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let given = try await client.send(.get, "/health", headers: [.init("X-Request-Id")!: "abc-123"])
             #expect(given.headers[.init("X-Request-Id")!] == "abc-123")
             let hostile = try await client.send(.get, "/health", headers: [.init("X-Request-Id")!: "<script>alert(1)</script>"])

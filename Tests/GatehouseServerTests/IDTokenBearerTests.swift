@@ -2,11 +2,16 @@ import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseServer
+import GatehouseTesting
 import HummingbirdTesting
 import Testing
 
 /// `GATEHOUSE_ACCEPT_ID_TOKENS`: the seeds' iOS apps call the API with `getIdToken()` as the bearer.
-@Suite("ID tokens as bearer: only when enabled, only for this client, only while the session lives")
+@Suite(
+    "ID tokens as bearer: only when enabled, only for this client, only while the session lives",
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
+)
 struct IDTokenBearerTests {
     @Test func refusedUnlessEnabled() async throws {
         let app = try await TestApp.make()

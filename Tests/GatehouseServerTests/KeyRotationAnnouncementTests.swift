@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 14, point 5: `gatehouse keys rotate` on any host; running instances sign with the new key at
 /// once (announced over NOTIFY), not at their next periodic reload (a minute).
-@Suite("Key rotation reaches running instances")
+@Suite("Key rotation reaches running instances", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct KeyRotationAnnouncementTests {
     static func signingKid(_ client: any TestClientProtocol, _ app: TestApp, email: String) async throws -> String? {
         let tokens = try await client.signedIn(app, email: email).json?.objectValue

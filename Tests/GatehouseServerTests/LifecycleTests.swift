@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseServer
+import GatehouseTesting
 import HummingbirdTesting
 import Logging
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// `buildApplication` does no I/O: the data directory, the master key, the database and its
 /// migrations come in `beforeServerStarts`, once the service group runs; a misconfiguration stops
 /// the run, not the build.
-@Suite("Lifecycle")
+@Suite("Lifecycle", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct LifecycleTests {
     static func configuration(_ dataDirectory: URL) -> GatehouseConfiguration {
         var c = GatehouseConfiguration()

@@ -5,7 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Live: a user's journey over a real socket")
+@Suite("Live: a user's journey over a real socket", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct LiveJourneyTests {
     @Test(arguments: TestDatabase.available)
     func signUpConfirmSignInRefreshMeSignOutDelete(_ database: TestDatabase) async throws {

@@ -10,7 +10,7 @@ import Testing
 @testable import GatehouseServer
 
 /// A value an attacker chose must not start a log line of its own or pose as a field (issue 11, item 7).
-@Suite("Logs: injection")
+@Suite("Logs: injection", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct LogInjectionTests {
     static let forged = "\n2026-01-01T00:00:00Z info gatehouse: FORGED signed in user.sub=admin"
     /// Every character that can end a line somewhere, and the other controls.

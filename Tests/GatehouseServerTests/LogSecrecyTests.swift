@@ -5,7 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Logs carry no secrets")
+@Suite("Logs carry no secrets", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct LogSecrecyTests {
     @Test func noPasswordCodeTokenOrEmailReachesTheLog() async throws {
         let capture = LogCapture()

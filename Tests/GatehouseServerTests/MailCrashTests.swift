@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 13: a message survives `kill -9` at any point after the request that queued it was answered,
 /// and goes out after the restart.
-@Suite("Mail: nothing lost across a crash")
+@Suite("Mail: nothing lost across a crash", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MailCrashTests {
     @Test func aMessageQueuedBeforeKillNineIsDeliveredAfterTheRestart() async throws {
         guard let binary = ServerProcess.requireBinary() else { return }

@@ -7,7 +7,7 @@ import Testing
 
 /// Operating mail delivery (issue 13 point 5): /metrics shows the queue, /ready ignores mail (sign-in
 /// must keep working when only mail is failing), and the request never waits for the mail server.
-@Suite("Mail delivery: operations")
+@Suite("Mail delivery: operations", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MailOperationsTests {
     @Test func failingMailKeepsReadyAndShowsInMetrics() async throws {
         let app = try await TestApp.make()

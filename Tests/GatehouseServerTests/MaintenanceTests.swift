@@ -7,7 +7,7 @@ import Testing
 @testable import GatehouseServer
 
 /// Issue 14, point 4: the purge of expired rows runs once per interval across instances.
-@Suite("Maintenance: one purge across instances")
+@Suite("Maintenance: one purge across instances", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MaintenanceTests {
     @Test(arguments: TestDatabase.available)
     func onlyOneInstancePurgesPerInterval(_ database: TestDatabase) async throws {

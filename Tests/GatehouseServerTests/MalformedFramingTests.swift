@@ -10,7 +10,7 @@ import Testing
 /// length, `Transfer-Encoding: gzip`, or a client that goes away mid-body answers 400 or closes the
 /// connection, is logged below `error`, and is never counted as a server failure (the review saw
 /// `500 internal_error` logged at `error` on every route tried).
-@Suite("Routes: malformed HTTP framing is the client's error")
+@Suite("Routes: malformed HTTP framing is the client's error", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MalformedFramingTests {
     struct Outcome: Sendable {
         var name: String

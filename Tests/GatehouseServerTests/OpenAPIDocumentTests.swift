@@ -6,7 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("OpenAPI document")
+@Suite("OpenAPI document", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct OpenAPIDocumentTests {
     /// (path, METHOD) pairs the document describes, read from its `paths:` section.
     static func documented(_ yaml: String) -> Set<String> {

@@ -9,7 +9,7 @@ import Testing
 /// Passkeys with a software authenticator no one here wrote the encoding of (python-fido2's CBOR and
 /// COSE; `Scripts/passkeys_clients.py`), over a real socket, on each store: registration with three
 /// algorithms, discoverable and named sign-in, and the hostile cases.
-@Suite("Passkeys: a software authenticator, every check, each store")
+@Suite("Passkeys: a software authenticator, every check, each store", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PasskeyClientTests {
     @Test(arguments: TestDatabase.available)
     func registrationAndSignInWithEveryCheck(_ database: TestDatabase) async throws {

@@ -11,7 +11,7 @@ import Testing
 
 /// Phone sign-in through the real app over a socket (issue 16): the configured SMS sender behind the
 /// durable queue — the outbox's files, and Amazon SNS on moto — and the HTTP refusals.
-@Suite("Phone sign-in over HTTP: the outbox, hostile input, the quotas")
+@Suite("Phone sign-in over HTTP: the outbox, hostile input, the quotas", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PhoneFlowTests {
     static let countries = SMSCountryPolicy(allowedCountries: ["US", "CA", "GB"])
 

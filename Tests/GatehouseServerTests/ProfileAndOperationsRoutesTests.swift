@@ -6,11 +6,13 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Routes: profile and operations")
+@Suite("Routes: profile and operations", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ProfileAndOperationsRoutesTests {
+    /// One app per database for the tests that need nothing of their own, reset before each.
+    static let apps = TestApp.shared()
+
     @Test func profileIsCreatedJustInTimeAndEditable() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let tokens = try await client.signedIn(app)
             let access = tokens.string("access_token")
             let sub = try CompactJWS(parsing: access).claims["sub"]?.stringValue
@@ -37,8 +39,7 @@ struct ProfileAndOperationsRoutesTests {
     }
 
     @Test func discoveryDocumentsDescribeTheKeys() async throws {
-        let app = try await TestApp.make()
-        try await app.router { client in
+        try await Self.apps.router { app, client in
             let jwks = try await client.send(.get, "/.well-known/jwks.json")
             #expect(jwks.status == .ok && jwks.headers[.cacheControl] == "public, max-age=600")
             let keys = try JWSKeySet.parseJWKS(Array(jwks.bodyText.utf8))

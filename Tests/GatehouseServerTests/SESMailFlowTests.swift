@@ -9,7 +9,15 @@ import Testing
 /// The main mail flows through the real app and moto's SES (issue 13, "done means"): `GATEHOUSE_MAIL=ses`
 /// with `GATEHOUSE_SES_ENDPOINT` at the emulator, a verified sender, the delivery service running in the
 /// background, and the codes read from the raw messages moto kept.
-@Suite("Mail flows over SES (moto)", .serialized, .enabled(if: MotoSES.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
+@Suite(
+    "Mail flows over SES (moto)",
+    .serialized,
+    .enabled(if: MotoSES.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
+)
 struct SESMailFlowTests {
     static let password = "correct horse 9"
 

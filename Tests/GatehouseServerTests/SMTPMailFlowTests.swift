@@ -15,7 +15,9 @@ import Testing
     .serialized,
     .enabled(if: SMTPTestServer.isAvailable),
     .tags(.emulator),
-    .enabled(if: TestKind.runs("emulator"))
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
 )
 struct SMTPMailFlowTests {
     static let from = "Acme Accounts <accounts@acme.test>"

@@ -11,7 +11,15 @@ import Testing
 /// Phone sign-in through the real app and moto's SNS (issue 16, "done means"): `GATEHOUSE_SMS=sns` with
 /// `GATEHOUSE_SNS_ENDPOINT` at the emulator, the delivery service running in the background, the codes
 /// read from the texts moto kept — on the native API and on the seed's `/api/v1/auth/otp/*`.
-@Suite("Phone sign-in over SNS (moto)", .serialized, .enabled(if: MotoSNS.isAvailable), .tags(.emulator), .enabled(if: TestKind.runs("emulator")))
+@Suite(
+    "Phone sign-in over SNS (moto)",
+    .serialized,
+    .enabled(if: MotoSNS.isAvailable),
+    .tags(.emulator),
+    .enabled(if: TestKind.runs("emulator")),
+    .tags(.integration),
+    .enabled(if: TestKind.runs("integration"))
+)
 struct SNSPhoneFlowTests {
     /// The app configured for moto's SNS from the environment.
     static func start(_ moto: MotoSNS, compat: Bool = false) async throws -> TestApp {

@@ -8,7 +8,7 @@ import Testing
 
 /// The second factor with clients no one here wrote (`Scripts/mfa_clients.py`: pyotp, boto3, the
 /// software authenticator), over a real socket, on each store; and the challenge's lifetime in process.
-@Suite("Second factor: pyotp, boto3 and a passkey, each store")
+@Suite("Second factor: pyotp, boto3 and a passkey, each store", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SecondFactorClientTests {
     @Test(arguments: TestDatabase.available)
     func everyFirstFactorAsksForTheSecond(_ database: TestDatabase) async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// Every first factor of an account with an authenticator app answers the second step: the native
 /// Google and Apple exchanges and phone sign-in, not only a password (those are in `mfa_clients.py`).
-@Suite("Second factor: Google, Apple and phone sign-ins ask for it too")
+@Suite("Second factor: Google, Apple and phone sign-ins ask for it too", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SecondFactorPathsTests {
     @Test func socialAndPhoneFirstFactorsGetTheSecondStep() async throws {
         try await FakeIssuer.run { issuer in

@@ -7,7 +7,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@Suite("Social: accounts, linking and Apple revocation")
+@Suite("Social: accounts, linking and Apple revocation", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SocialAccountTests {
     typealias V = SocialVerificationTests
 

@@ -10,7 +10,7 @@ import Testing
 /// pool): Google only where it is authoritative for the address (gmail.com, googlemail.com, or a
 /// Workspace account with `hd`), Apple always. A consumer Google account registered with some other
 /// address says `email_verified` about a mailbox Google does not control.
-@Suite("Social: only an authoritative provider email links")
+@Suite("Social: only an authoritative provider email links", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SocialLinkingTests {
     typealias V = SocialVerificationTests
 

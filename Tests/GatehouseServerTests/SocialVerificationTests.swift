@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 
 /// Every verification rule for Google and Apple ID tokens, each with a test that fails without it.
-@Suite("Social: provider token verification")
+@Suite("Social: provider token verification", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SocialVerificationTests {
     static func google(_ client: any TestClientProtocol, _ token: String, nonce: String? = nil, fullName: String? = nil) async throws -> Reply {
         var body: [String: JSONValue] = ["id_token": .string(token)]

@@ -11,7 +11,7 @@ import Testing
 /// `reauthentication_required` to `DELETE /me` and `POST /me/phone`, and the account's
 /// `current_password` in the (optional) body stands in for a new sign-in; a body without it, or no
 /// body at all, is what the seeds' clients send and keeps working for a strong session.
-@Suite("Routes: step-up for sensitive actions")
+@Suite("Routes: step-up for sensitive actions", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct StepUpRoutesTests {
     static let number = "+447700900123"
 

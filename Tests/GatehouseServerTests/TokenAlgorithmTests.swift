@@ -9,7 +9,7 @@ import Testing
 
 /// `GATEHOUSE_TOKEN_ALG=ES256` signs with P-256 keys, published as EC JWKs; switching
 /// an existing deployment keeps every token signed before verifying, and refresh and `/me` working.
-@Suite("Tokens: ES256 signing keys (GATEHOUSE_TOKEN_ALG)")
+@Suite("Tokens: ES256 signing keys (GATEHOUSE_TOKEN_ALG)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct TokenAlgorithmTests {
     static let masterKey = Data(repeating: 7, count: 32).base64EncodedString()
 

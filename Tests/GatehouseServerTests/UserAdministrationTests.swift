@@ -10,7 +10,7 @@ import Testing
 /// `gatehouse users superuser` (issue 16: `is_superuser` is false unless an operator made the user one):
 /// the flag is set and cleared outside the server, found by sub or by email, shown by the seed 003 API,
 /// and never settable by a request.
-@Suite("Operators: superusers (gatehouse users superuser)")
+@Suite("Operators: superusers (gatehouse users superuser)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct UserAdministrationTests {
     /// The command line's configuration: the app's SQLite file.
     static func cli(_ app: TestApp) -> GatehouseConfiguration {

@@ -1,12 +1,13 @@
 import Foundation
 import GatehouseCore
+import GatehouseTesting
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 
 @testable import GatehouseServer
 
-@Suite("Web page")
+@Suite("Web page", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct WebPageTests {
     static let webDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/GatehouseServer/Resources/Web")

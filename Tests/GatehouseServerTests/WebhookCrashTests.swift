@@ -6,7 +6,7 @@ import Testing
 /// Webhook events queued before a `kill -9` are all delivered after the restart, each signed
 /// (verified by the Standard Webhooks reference library) and with the `webhook-id` it had before the
 /// crash: at-least-once, nothing lost.
-@Suite("Webhooks: nothing lost across a crash")
+@Suite("Webhooks: nothing lost across a crash", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct WebhookCrashTests {
     /// Runs the real binary's CLI to its end on a thread of its own (never on one of Swift
     /// concurrency's threads).

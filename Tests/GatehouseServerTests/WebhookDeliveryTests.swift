@@ -14,7 +14,7 @@ import Testing
 /// the Standard Webhooks reference library: each event queued with its change, signed, retried with the
 /// same `webhook-id` until it is answered, never a secret in the payload, no redirect followed, no
 /// non-public address called unless allowed, and a receiver that hangs never delays a sign-in.
-@Suite("Webhooks: signed deliveries to a real receiver")
+@Suite("Webhooks: signed deliveries to a real receiver", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct WebhookDeliveryTests {
     static func app(_ database: TestDatabase, timeout: TimeInterval = 5) async throws -> TestApp {
         try await TestApp.make(database: database) { c in

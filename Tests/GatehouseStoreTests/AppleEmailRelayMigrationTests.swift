@@ -9,7 +9,7 @@ import Testing
 
 /// Migration 17 (Apple's email relay on the Apple identity): rows from before it read back with the
 /// flags unknown, and the store's relay methods keep their contract on both engines.
-@Suite("Store: Apple email relay (migration 17)")
+@Suite("Store: Apple email relay (migration 17)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct AppleEmailRelayMigrationTests {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -12,7 +12,7 @@ import Testing
 /// older version wrote: what it queued is still claimed and opens, and on PostgreSQL an older instance
 /// running beside the new one during a rolling upgrade keeps queueing and delivering through
 /// `gh_mail_queue` without ever claiming a row it could not open.
-@Suite("Store: the message-queue rename keeps what older versions queued")
+@Suite("Store: the message-queue rename keeps what older versions queued", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct MessagesMigrationTests {
     static let logger = Logger(label: "test-store")
     static func box() throws -> SecretBox { try SecretBox(masterKey: Array(repeating: 1, count: 32)) }

@@ -11,7 +11,7 @@ import Testing
 /// database written by an earlier version: nothing is lost — a message queued before the upgrade is
 /// still delivered, on the mail channel, existing users and profiles read back with no number, and a
 /// throttle block set in whole seconds still holds until the same moment.
-@Suite("Store: the phone-number migration keeps what was there")
+@Suite("Store: the phone-number migration keeps what was there", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct PhoneMigrationTests {
     @Test(arguments: TestDatabase.available)
     func rowsWrittenBeforeTheUpgradeReadBackAfterIt(_ database: TestDatabase) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseSQLite
+import GatehouseTesting
 import Logging
 import SQLKit
 import Testing
@@ -9,7 +10,7 @@ import Testing
 
 /// The SQLite backend checkpoints the write-ahead log on its own thread: commits never copy pages
 /// into the database file or wait for `fsync` while other writes queue behind them.
-@Suite("SQLite: the WAL is checkpointed off the request path")
+@Suite("SQLite: the WAL is checkpointed off the request path", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SQLiteCheckpointTests {
     static let logger = Logger(label: "test-store")
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTesting
 import Logging
 import SQLKit
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @testable import GatehouseStore
 
 /// Concurrent write transactions share a commit, and still succeed or fail one by one.
-@Suite("SQLite: concurrent writes share a commit, each keeps its own outcome")
+@Suite("SQLite: concurrent writes share a commit, each keeps its own outcome", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SQLiteGroupCommitTests {
     static let logger = Logger(label: "test-store")
 

@@ -8,7 +8,7 @@ import Testing
 /// The SQLite backend keeps its statements prepared. SQLite re-prepares a statement on every run
 /// when it ties the query plan to bound values (it did for the identity-and-user join of every
 /// returning social sign-in): correct, but the parse cost lands on the hot path.
-@Suite("SQLite: hot statements stay prepared")
+@Suite("SQLite: hot statements stay prepared", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SQLiteStatementCacheTests {
     @Test func theSignInAndSessionStatementsAreNotReprepared() async throws {
         try await TestDatabase.sqlite.withStore { store in

@@ -9,7 +9,7 @@ import Testing
 
 /// Migrations 12 (session devices) and 13 (email change) on a store with rows from before them: the
 /// rows read back, with nothing where the new columns are.
-@Suite("Store: sessions and codes written before migrations 12 and 13")
+@Suite("Store: sessions and codes written before migrations 12 and 13", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SessionDevicesMigrationTests {
     @Test(arguments: TestDatabase.available)
     func rowsFromBeforeReadBackWithoutDeviceOrAddress(_ database: TestDatabase) async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Migration 19: each signing key records its algorithm, and switching `GATEHOUSE_TOKEN_ALG` retires
 /// the active key of the other algorithm exactly once, even when instances start together.
-@Suite("Store: signing-key algorithms (migration 19)")
+@Suite("Store: signing-key algorithms (migration 19)", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SigningKeyAlgorithmStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 

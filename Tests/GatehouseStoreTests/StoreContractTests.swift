@@ -6,7 +6,7 @@ import Testing
 
 /// The contract every store backend keeps. Each test runs against SQLite and, when a server is
 /// configured (always in CI), PostgreSQL.
-@Suite("Store contract")
+@Suite("Store contract", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct StoreContractTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -287,7 +287,7 @@ struct StoreContractTests {
 }
 
 /// Issue 14, point 4: background queues are worked once across the fleet.
-@Suite("Store: background queues are claimed once across instances")
+@Suite("Store: background queues are claimed once across instances", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct StoreClaimTests {
     @Test(arguments: TestDatabase.available)
     func concurrentClaimsOfAppleRevocationsNeverOverlap(_ database: TestDatabase) async throws {

@@ -130,3 +130,13 @@ public final class CachedSessionLiveness: SessionLiveness {
         }
     }
 }
+
+extension CachedSessionLiveness {
+    /// Forgets every cached answer (tests that share one app empty it between tests).
+    package func removeAll() {
+        state.withLock { state in
+            state.epoch &+= 1
+            state.entries.removeAll()
+        }
+    }
+}

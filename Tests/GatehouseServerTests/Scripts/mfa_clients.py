@@ -56,6 +56,19 @@ def next_code(totp, after):
         time.sleep(1)
 
 
+def enrolled(e, outbox, email):
+    """Signs `email` up and in and confirms an authenticator app for it (the REST API's enrolment):
+    its token, its TOTP, the step of the code that confirmed it and its ten recovery codes."""
+    assert call(e, "POST", "/auth/signup", {"email": email, "password": PASSWORD})[0] == 201
+    assert call(e, "POST", "/auth/confirm", {"email": email, "code": latest_code(outbox, email, "confirm_signup")})[0] == 200
+    token = call(e, "POST", "/auth/signin", {"email": email, "password": PASSWORD})[1]["access_token"]
+    totp = pyotp.TOTP(call(e, "POST", "/me/mfa/totp", {}, token)[1]["secret"])
+    code, step = next_code(totp, 0)
+    status, confirmed = call(e, "POST", "/me/mfa/totp/verify", {"code": code}, token)
+    assert status == 200, status
+    return token, totp, step, confirmed["recovery_codes"]
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("--endpoint", "--client-id", "--outbox", "--origin"):
@@ -98,9 +111,14 @@ def main():
     check(call(e, "POST", "/auth/mfa/verify", {"mfa_token": third, "code": recovery[0]})[0] == 400, "a recovery code works once")
     check(call(e, "POST", "/auth/mfa/verify", {"mfa_token": third, "code": "nonsense"})[0] == 400, "a wrong code is refused")
 
-    # Two verifications of one new code at once (two challenges): one wins.
-    challenges = [call(e, "POST", "/auth/signin", {"email": email, "password": PASSWORD})[1]["error"]["mfa_token"] for _ in range(4)]
-    code, step = next_code(totp, step)
+    # Each check below that needs a new code has a user of its own, enrolled as the first was: a user's
+    # codes must come from ever later 30-second steps, and two steps (the current one and the next) are
+    # at hand at once, so with one user the later checks would wait a minute and a half for the clock.
+    # Four verifications of one new code at once (four challenges): one wins.
+    racer = "mfa-race@example.com"
+    _, racer_totp, racer_step, _ = enrolled(e, args.outbox, racer)
+    challenges = [call(e, "POST", "/auth/signin", {"email": racer, "password": PASSWORD})[1]["error"]["mfa_token"] for _ in range(4)]
+    code, _ = next_code(racer_totp, racer_step)
     results = []
     threads = [threading.Thread(target=lambda c=c: results.append(call(e, "POST", "/auth/mfa/verify", {"mfa_token": c, "code": code})[0]))
                for c in challenges]
@@ -116,11 +134,14 @@ def main():
     # Cognito's API: the SOFTWARE_TOKEN_MFA challenge, as Amplify and boto3 see it.
     cognito = boto3.client("cognito-idp", region_name="us-east-1", endpoint_url=e,
                            config=Config(signature_version=UNSIGNED, retries={"max_attempts": 1}))
-    answer = cognito.initiate_auth(ClientId=args.client_id, AuthFlow="USER_PASSWORD_AUTH", AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD})
+    responder = "mfa-respond@example.com"
+    _, responder_totp, responder_step, _ = enrolled(e, args.outbox, responder)
+    answer = cognito.initiate_auth(ClientId=args.client_id, AuthFlow="USER_PASSWORD_AUTH",
+                                   AuthParameters={"USERNAME": responder, "PASSWORD": PASSWORD})
     check(answer.get("ChallengeName") == "SOFTWARE_TOKEN_MFA" and answer.get("Session"), "InitiateAuth answers SOFTWARE_TOKEN_MFA")
-    code, step = next_code(totp, step)
+    code, _ = next_code(responder_totp, responder_step)
     done = cognito.respond_to_auth_challenge(ClientId=args.client_id, ChallengeName="SOFTWARE_TOKEN_MFA", Session=answer["Session"],
-                                             ChallengeResponses={"USERNAME": email, "SOFTWARE_TOKEN_MFA_CODE": code})
+                                             ChallengeResponses={"USERNAME": responder, "SOFTWARE_TOKEN_MFA_CODE": code})
     check("AccessToken" in done.get("AuthenticationResult", {}), "RespondToAuthChallenge with the code signs in")
 
     # Cognito's enrolment, for a second user.
@@ -157,12 +178,14 @@ def main():
     check(status == 403 and compat["error"]["code"] == "mfa_required", "the seed 003 sign-in answers mfa_required")
 
     # Removal needs a current code; then a password signs in alone again.
-    fresh = call(e, "POST", "/auth/mfa/verify", {"mfa_token": call(e, "POST", "/auth/signin", {"email": email, "password": PASSWORD})[1]["error"]["mfa_token"],
-                                                 "code": recovery[1]})[1]["access_token"]
+    remover = "mfa-remove@example.com"
+    _, remover_totp, remover_step, remover_recovery = enrolled(e, args.outbox, remover)
+    fresh = call(e, "POST", "/auth/mfa/verify", {"mfa_token": call(e, "POST", "/auth/signin", {"email": remover, "password": PASSWORD})[1]["error"]["mfa_token"],
+                                                 "code": remover_recovery[1]})[1]["access_token"]
     check(call(e, "DELETE", "/me/mfa/totp", {"code": "000000"}, fresh)[0] == 400, "removal with a wrong code is refused")
-    code, step = next_code(totp, step)
+    code, _ = next_code(remover_totp, remover_step)
     check(call(e, "DELETE", "/me/mfa/totp", {"code": code}, fresh)[0] == 204, "removal with a current code")
-    check(call(e, "POST", "/auth/signin", {"email": email, "password": PASSWORD})[0] == 200, "and a password signs in alone again")
+    check(call(e, "POST", "/auth/signin", {"email": remover, "password": PASSWORD})[0] == 200, "and a password signs in alone again")
 
     print("ALL OK" if not FAILURES else f"{len(FAILURES)} FAILED")
     sys.exit(1 if FAILURES else 0)

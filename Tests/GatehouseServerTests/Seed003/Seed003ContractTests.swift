@@ -10,7 +10,7 @@ import Testing
 /// The seed 003 (Hero365) iOS client against the real server over a socket: its own request structs
 /// encoded with `JSONEncoder` as the app does, every answer decoded into its own response structs with
 /// `JSONDecoder`, exactly as the app does.
-@Suite("Seed 003 (Hero365): the seed's client structs against /api/v1")
+@Suite("Seed 003 (Hero365): the seed's client structs against /api/v1", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct Seed003ContractTests {
     typealias Seed = Seed003Client
 

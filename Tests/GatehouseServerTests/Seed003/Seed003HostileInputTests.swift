@@ -10,7 +10,7 @@ import Testing
 
 /// The seed 003 (Hero365) API refuses what it must, with the contract's envelope and codes, and is
 /// absent unless `GATEHOUSE_COMPAT_API_V1` turns it on.
-@Suite("Seed 003 (Hero365): hostile input and the GATEHOUSE_COMPAT_API_V1 setting")
+@Suite("Seed 003 (Hero365): hostile input and the GATEHOUSE_COMPAT_API_V1 setting", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct Seed003HostileInputTests {
     typealias Seed = Seed003Client
 
