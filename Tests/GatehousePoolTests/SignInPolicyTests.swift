@@ -10,7 +10,7 @@ import Testing
 /// Sign-in policy apart from any pool: ``PasswordAuthentication`` and ``SessionIssuer`` over a fake
 /// password strategy that proves whom it is told to. The store is real (the issuer records sessions in
 /// it, the limiter counts in it); no `EmbeddedUserPool` is built.
-@Suite("Policy: password sign-in and the session issuer over a fake strategy")
+@Suite("Policy: password sign-in and the session issuer over a fake strategy", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct SignInPolicyTests {
     /// Proves `subject` for the password `right`, refuses every other one, and notes each call in order.
     final class FakePasswords: PasswordStrategy {
