@@ -276,7 +276,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         ],
         clock: clock,
         random: random,
-        settings: configuration.mailDelivery,
+        settings: configuration.messageDelivery,
         wakeUp: deliveryWakeUp,
         observer: metrics,
         logger: logger
@@ -347,7 +347,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         store: store,
         provider: provider,
         appleVault: social.vault,
-        mailDelivery: delivery,
+        messageDelivery: delivery,
         eventChannel: eventChannel,
         useCases: useCases,
         liveness: identity.liveness,

@@ -18,7 +18,7 @@ package struct ApplicationOverrides: Sendable {
     /// production; tests that script a provider outage turn it off so only requests fetch).
     package var refreshProviderKeysInBackground: Bool
     /// Whether queued mail and texts are delivered in the background (off: they go out when a test
-    /// reads them, through ``GatehouseApplication/mailDelivery``, so tests that drive their own
+    /// reads them, through ``GatehouseApplication/messageDelivery``, so tests that drive their own
     /// dispatchers over the store are not raced).
     package var deliverInBackground: Bool
     /// Wraps the password hasher (tests count hashes with it).

@@ -6,7 +6,7 @@ extension GatehouseApplication {
     /// never shares with an old one (subjects, token bytes), so what they still hold is never asked for.
     /// - Throws: The store's error.
     package func resetForTests() async throws {
-        await mailDelivery.waitUntilIdle()
+        await messageDelivery.waitUntilIdle()
         try await store.deleteRequestDataForTests()
         liveness.removeAll()
     }

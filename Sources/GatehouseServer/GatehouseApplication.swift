@@ -19,7 +19,7 @@ public struct GatehouseApplication: Sendable {
     /// Set when Apple credentials are configured.
     public let appleVault: AppleTokenVault?
     /// Delivers the mail queue in the background (tests wait on it for the mail of a request).
-    public let mailDelivery: DeliveryDispatcher
+    public let messageDelivery: DeliveryDispatcher
     /// Domain events to and from the other instances (PostgreSQL); nil on SQLite.
     let eventChannel: (any StoreEventChannel)?
     /// The use cases the controllers call (tests drive the policy through them).
@@ -38,7 +38,7 @@ public struct GatehouseApplication: Sendable {
         store: SQLStore,
         provider: any IdentityProvider,
         appleVault: AppleTokenVault?,
-        mailDelivery: DeliveryDispatcher,
+        messageDelivery: DeliveryDispatcher,
         eventChannel: (any StoreEventChannel)?,
         useCases: UseCases,
         liveness: CachedSessionLiveness,
@@ -52,7 +52,7 @@ public struct GatehouseApplication: Sendable {
         self.store = store
         self.provider = provider
         self.appleVault = appleVault
-        self.mailDelivery = mailDelivery
+        self.messageDelivery = messageDelivery
         self.eventChannel = eventChannel
         self.useCases = useCases
         self.liveness = liveness

@@ -56,7 +56,7 @@ final class OneHangingTransport: MailTransport {
 }
 
 /// Counts what the delivery service reports.
-final class CountingObserver: MailDeliveryObserver {
+final class CountingObserver: DeliveryObserver {
     let counts = LockedBox([String: Int]())
     func queueDepth(queued: Int, dead: Int) {}
     func delivered(kind: String) { counts.withLock { $0["sent", default: 0] += 1 } }
@@ -78,8 +78,8 @@ struct MailQueueTests {
     static func dispatcher(
         _ harness: PoolHarness,
         transport: any MailTransport,
-        observer: any MailDeliveryObserver = NoMailDeliveryObserver(),
-        settings: MailDeliverySettings = MailDeliverySettings()
+        observer: any DeliveryObserver = NoDeliveryObserver(),
+        settings: DeliverySettings = DeliverySettings()
     ) throws -> DeliveryDispatcher {
         DeliveryDispatcher(
             store: harness.store,
@@ -211,7 +211,7 @@ struct MailQueueTests {
             let observer = CountingObserver()
             let transport = CapturingMailer()
             transport.setFailing(true)
-            var settings = MailDeliverySettings()
+            var settings = DeliverySettings()
             settings.maxAttempts = 3
             let dispatcher = try Self.dispatcher(h, transport: transport, observer: observer, settings: settings)
             try await Self.enqueue(h, count: 1)

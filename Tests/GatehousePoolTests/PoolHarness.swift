@@ -138,8 +138,8 @@ struct PoolHarness: Sendable {
                 initialSigningKeys: [FixedKeys.idKey, FixedKeys.accessKey]
             )
         )
-        mailer.attach { built.mailDelivery }
-        texts.attach { built.mailDelivery }
+        mailer.attach { built.messageDelivery }
+        texts.attach { built.messageDelivery }
         let pool = try require(built.provider as? EmbeddedUserPool, "the embedded pool")
         let useCases = built.useCases
         let harness = PoolHarness(

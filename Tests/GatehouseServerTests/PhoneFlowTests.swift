@@ -17,7 +17,7 @@ struct PhoneFlowTests {
 
     /// The texts the outbox wrote, oldest first, as (file name, contents).
     static func outbox(_ app: TestApp) async throws -> [(name: String, text: String)] {
-        await app.built.mailDelivery.waitUntilIdle()
+        await app.built.messageDelivery.waitUntilIdle()
         let directory = app.directory.appendingPathComponent("sms")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".txt") }.sorted()
         return try names.map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }

@@ -37,7 +37,7 @@ struct SESMailFlowTests {
     /// Waits for the delivery service, then returns the messages moto holds from `sender` to `recipient` only
     /// (moto may list it more than once), oldest first, after checking each is multipart with both parts and addressed right.
     static func delivered(_ app: TestApp, _ moto: MotoSES, from sender: String, to recipient: String) async throws -> [DeliveredMessage] {
-        await app.built.mailDelivery.waitUntilIdle()
+        await app.built.messageDelivery.waitUntilIdle()
         let sent = try await moto.sent().filter { $0.source == sender && Set($0.destinations) == [recipient] }
         return sent.map { entry in
             let message = DeliveredMessage(entry.raw)
@@ -99,7 +99,7 @@ struct SESMailFlowTests {
             )
             // The sign-up mail goes out first: a batch is sent concurrently, so two queued together
             // could reach moto in either order.
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             app.clock.advance(by: 61)
             #expect(try await client.send(.post, "/auth/resend-code", json: ["email": .string(email)]).status == .ok)
             var messages = try await Self.delivered(app, moto, from: sender, to: email)

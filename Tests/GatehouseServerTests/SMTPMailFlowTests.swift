@@ -43,7 +43,7 @@ struct SMTPMailFlowTests {
     /// after checking each one's envelope and shape: one recipient (the user), the configured sender,
     /// authenticated over TLS, multipart with a text and an HTML part, From and To right.
     static func delivered(_ app: TestApp, _ server: SMTPTestServer, skipping: Int) async throws -> [DeliveredMessage] {
-        await app.built.mailDelivery.waitUntilIdle()
+        await app.built.messageDelivery.waitUntilIdle()
         let deliveries = try server.deliveries().dropFirst(skipping)
         return deliveries.map { delivery in
             let message = DeliveredMessage(String(decoding: delivery.data, as: UTF8.self))
@@ -177,7 +177,7 @@ struct SMTPMailFlowTests {
         try await app.live { client in
             let signUp = try await client.send(.post, "/auth/signup", json: ["email": "fail550@example.com", "password": .string(Self.password)])
             #expect(signUp.status == .created && signUp["code_delivery"]?.objectValue?["medium"] == "EMAIL")
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             let counts = try await app.built.store.read { try await $0.messageQueueCounts() }
             #expect(counts.dead == 1 && counts.queued == 0, "\(counts)")
             #expect(try server.deliveries().isEmpty)

@@ -39,7 +39,7 @@ struct SNSPhoneFlowTests {
 
     /// The texts moto holds for `number`, once the delivery service is idle.
     static func texts(_ app: TestApp, _ moto: MotoSNS, to number: String) async throws -> [MotoSNS.SMS] {
-        await app.built.mailDelivery.waitUntilIdle()
+        await app.built.messageDelivery.waitUntilIdle()
         return try await moto.sent().filter { $0.phoneNumber == number }
     }
 

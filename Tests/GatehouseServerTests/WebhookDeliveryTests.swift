@@ -20,7 +20,7 @@ struct WebhookDeliveryTests {
         try await TestApp.make(database: database) { c in
             c.webhookAllowPrivate = true
             c.webhookTimeout = timeout
-            c.mailDelivery.retryBaseDelay = 1
+            c.messageDelivery.retryBaseDelay = 1
         }
     }
 
@@ -66,13 +66,13 @@ struct WebhookDeliveryTests {
             let sub = try #require(try await client.send(.get, "/me", bearer: tokens.string("access_token"))["sub"]?.stringValue)
             let signOut = try await client.send(.post, "/auth/signout", json: ["refresh_token": .string(tokens.string("refresh_token"))])
             #expect(signOut.status == .noContent)
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             // Every first attempt got a 500: all are queued again, none lost.
             let first = try receiver.deliveries()
             #expect(Set(first.map(\.type)) == ["user.created", "user.confirmed", "user.signed_in", "session.revoked"], "\(first.map(\.type))")
             #expect(try await Self.queue(app).allSatisfy { $0.state == "queued" && $0.attempts == 1 && $0.error?.contains("500") == true })
             app.clock.advance(by: 10)
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             let all = try receiver.deliveries()
             #expect(all.count == 2 * first.count)
             #expect(try await Self.queue(app).allSatisfy { $0.state == "sent" && $0.attempts == 2 })
@@ -104,7 +104,7 @@ struct WebhookDeliveryTests {
         try await app.live { client in
             let id = try await Self.add(client, app, receiver, path: "/redirect/hooks", events: "user.signed_in")
             _ = try await client.signedIn(app, email: "redirected@example.com")
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             let deliveries = try receiver.deliveries()
             #expect(deliveries.map(\.path) == ["/redirect/hooks"], "the redirect's target is never called")
             let queued = try await Self.queue(app)
@@ -112,9 +112,9 @@ struct WebhookDeliveryTests {
             // Removed: what is queued is dead-lettered, and nothing new is queued.
             try await app.built.useCases.administration.webhooks.remove(id: id)
             app.clock.advance(by: 10)
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             _ = try await client.send(.post, "/auth/signin", json: ["email": "redirected@example.com", "password": "correct horse 9"])
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             #expect(try receiver.deliveries().count == 1)
             #expect(try await Self.queue(app).map(\.state) == ["dead"])
         }
@@ -131,16 +131,16 @@ struct WebhookDeliveryTests {
             _ = try await Self.add(client, app, receiver, path: "/hang/hooks", events: "user.signed_in")
             _ = try await client.signedIn(app, email: "patient@example.com")
             // Deliveries hang in the background (the dispatcher runs them) while the user signs in again.
-            let background = Task { try? await app.built.mailDelivery.deliverDue() }
+            let background = Task { try? await app.built.messageDelivery.deliverDue() }
             for _ in 0..<4 {
                 let started = ContinuousClock.now
                 let signIn = try await client.send(.post, "/auth/signin", json: ["email": "patient@example.com", "password": "correct horse 9"])
                 #expect(signIn.status == .ok)
                 #expect(ContinuousClock.now - started < .seconds(4), "a sign-in does not wait for the receiver")
-                _ = Task { try? await app.built.mailDelivery.deliverDue() }
+                _ = Task { try? await app.built.messageDelivery.deliverDue() }
             }
             _ = await background.value
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             #expect(try receiver.deliveries().count >= 1, "the receiver was called")
             let queued = try await Self.queue(app)
             #expect(queued.count == 5 && queued.allSatisfy { $0.state == "queued" }, "each timed-out delivery is retried later")
@@ -198,7 +198,7 @@ struct WebhookDeliveryTests {
                 try await db.raw(database == .sqlite ? "DROP TRIGGER gh_test_fail" : "DROP TRIGGER gh_test_fail ON gh_sessions").run()
             }
             #expect(try await client.send(.post, "/admin/users/\(sub)/disable", bearer: key).status == .ok)
-            await app.built.mailDelivery.waitUntilIdle()
+            await app.built.messageDelivery.waitUntilIdle()
             #expect(try await Self.queue(app).map(\.state) == ["sent"])
             let delivered = try receiver.deliveries()
             #expect(delivered.map(\.type) == ["user.disabled"] && delivered[0].data["email"]?.stringValue == "atomic@example.com")

@@ -18,9 +18,9 @@ public final class DeliveryDispatcher: Sendable {
     private let clock: any TimeSource
     private let random: any RandomSource
     /// How the queue is worked through.
-    public let settings: MailDeliverySettings
+    public let settings: DeliverySettings
     private let wakeUp: DeliveryWakeUp
-    private let observer: any MailDeliveryObserver
+    private let observer: any DeliveryObserver
     private let logger: Logger
     private let inFlight = LockedBox(InFlight())
     private let lastPurge = LockedBox(Date.distantPast)
@@ -48,9 +48,9 @@ public final class DeliveryDispatcher: Sendable {
         channels: [any DeliveryChannel],
         clock: any TimeSource,
         random: any RandomSource,
-        settings: MailDeliverySettings,
+        settings: DeliverySettings,
         wakeUp: DeliveryWakeUp,
-        observer: any MailDeliveryObserver = NoMailDeliveryObserver(),
+        observer: any DeliveryObserver = NoDeliveryObserver(),
         logger: Logger
     ) {
         self.store = store
@@ -73,7 +73,7 @@ public final class DeliveryDispatcher: Sendable {
     }
 
     /// Works through the queue until the task is cancelled: a pass shortly after every wake-up
-    /// (``MailDeliverySettings/wakeUpDelay``), and at least every poll interval (retries coming due, messages queued by other instances). A pass that cannot read
+    /// (``DeliverySettings/wakeUpDelay``), and at least every poll interval (retries coming due, messages queued by other instances). A pass that cannot read
     /// the queue is logged and tried again at the next poll.
     public func run() async {
         while !Task.isCancelled {
@@ -91,7 +91,7 @@ public final class DeliveryDispatcher: Sendable {
         }
     }
 
-    /// One pass: keeps up to ``MailDeliverySettings/concurrency`` messages in flight, claiming more as
+    /// One pass: keeps up to ``DeliverySettings/concurrency`` messages in flight, claiming more as
     /// sends finish, until none is due. A slow or hung message holds only its own slot (until the
     /// transport's timeout), not the messages behind it.
     /// - Returns: How many messages were attempted.

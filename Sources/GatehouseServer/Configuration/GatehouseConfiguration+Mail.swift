@@ -27,9 +27,9 @@ extension GatehouseConfiguration {
             }
         }
         mailTemplates = reader.string("GATEHOUSE_MAIL_TEMPLATES")
-        if let attempts = try reader.int("GATEHOUSE_MAIL_MAX_ATTEMPTS", in: 1...100) { mailDelivery.maxAttempts = attempts }
-        if let base = try reader.seconds("GATEHOUSE_MAIL_RETRY_BASE", in: 1...86_400) { mailDelivery.retryBaseDelay = base }
-        if let retention = try reader.seconds("GATEHOUSE_MAIL_RETENTION", in: 3600...(366 * 86_400)) { mailDelivery.retention = retention }
+        if let attempts = try reader.int("GATEHOUSE_MAIL_MAX_ATTEMPTS", in: 1...100) { messageDelivery.maxAttempts = attempts }
+        if let base = try reader.seconds("GATEHOUSE_MAIL_RETRY_BASE", in: 1...86_400) { messageDelivery.retryBaseDelay = base }
+        if let retention = try reader.seconds("GATEHOUSE_MAIL_RETENTION", in: 3600...(366 * 86_400)) { messageDelivery.retention = retention }
     }
 
     private static func mailTransport(_ value: String, reader: EnvironmentReader) throws -> MailTransportSettings {

@@ -163,8 +163,10 @@ public struct GatehouseConfiguration: Sendable {
     public var mailReplyTo: String?
     /// A directory of templates replacing the built-in ones (`GATEHOUSE_MAIL_TEMPLATES`).
     public var mailTemplates: String?
-    /// Retries, dead-lettering and retention of the mail queue.
-    public var mailDelivery = MailDeliverySettings()
+    /// Retries, dead-lettering and retention of every queued message, mail, texts and webhooks alike
+    /// (`GATEHOUSE_MAIL_MAX_ATTEMPTS`, `GATEHOUSE_MAIL_RETRY_BASE`, `GATEHOUSE_MAIL_RETENTION`: the names
+    /// are older than the other channels and stay, as operators' settings do).
+    public var messageDelivery = DeliverySettings()
 
     // SMS
     /// Where text messages go (`GATEHOUSE_SMS`): the outbox or Amazon SNS.

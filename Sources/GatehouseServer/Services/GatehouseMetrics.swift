@@ -58,7 +58,7 @@ public final class GatehouseMetrics: AuthEventObserver {
     }
 }
 
-extension GatehouseMetrics: MailDeliveryObserver {
+extension GatehouseMetrics: DeliveryObserver {
     public func queueDepth(queued: Int, dead: Int) {
         registry.makeGauge(name: "gatehouse_mail_queue_depth", labels: [("state", "queued")]).set(Double(queued))
         registry.makeGauge(name: "gatehouse_mail_queue_depth", labels: [("state", "dead")]).set(Double(dead))

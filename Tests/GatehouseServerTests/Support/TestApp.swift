@@ -19,7 +19,7 @@ struct TestApp: Sendable {
         /// whatever `configuration.mail` and `configuration.sms` say.
         case captured
         /// Through the transports `configuration.mail` and `configuration.sms` name (SMTP, SES, SNS, the outboxes), delivered by the real
-        /// delivery service in the background; `built.mailDelivery.waitUntilIdle()` waits for it.
+        /// delivery service in the background; `built.messageDelivery.waitUntilIdle()` waits for it.
         case configured
     }
 
@@ -64,8 +64,8 @@ struct TestApp: Sendable {
                 refreshProviderKeysInBackground: backgroundKeyRefresh
             )
         )
-        mailer.attach { built.mailDelivery }
-        texts.attach { built.mailDelivery }
+        mailer.attach { built.messageDelivery }
+        texts.attach { built.messageDelivery }
         return TestApp(built: built, mailer: mailer, texts: texts, clock: clock, directory: directory)
     }
 

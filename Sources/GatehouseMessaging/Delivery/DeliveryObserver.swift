@@ -4,7 +4,7 @@ import GatehouseInfrastructure
 import Logging
 
 /// What the delivery service reports, for metrics.
-public protocol MailDeliveryObserver: Sendable {
+public protocol DeliveryObserver: Sendable {
     /// Messages waiting and dead-lettered, after each pass.
     func queueDepth(queued: Int, dead: Int)
     /// A message was delivered.
@@ -16,7 +16,7 @@ public protocol MailDeliveryObserver: Sendable {
 }
 
 /// Reports nothing.
-public struct NoMailDeliveryObserver: MailDeliveryObserver {
+public struct NoDeliveryObserver: DeliveryObserver {
     /// The observer.
     public init() {}
     /// Ignores the depth.

@@ -4,7 +4,7 @@ import GatehouseInfrastructure
 import Logging
 
 /// How the delivery service works through the queue.
-public struct MailDeliverySettings: Sendable, Equatable {
+public struct DeliverySettings: Sendable, Equatable {
     /// Attempts before a message that keeps failing transiently is dead-lettered
     /// (`GATEHOUSE_MAIL_MAX_ATTEMPTS`, default 10).
     public var maxAttempts = 10
