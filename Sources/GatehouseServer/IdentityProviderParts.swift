@@ -73,7 +73,7 @@ struct IdentityProviderParts {
                 jwks: { keyring.snapshot.jwks },
                 openAPI: OpenAPIDocument.bytes,
                 hostedUI: configuration.hostedUI,
-                tokenAlgorithm: configuration.tokenAlgorithm
+                idTokenAlgorithms: { keyring.snapshot.idTokenAlgorithms }
             )
             upstreamKeySets = socialKeySets
         case .cognito:

@@ -74,6 +74,9 @@ struct TokenAlgorithmTests {
             let refreshed = try await client.send(.post, "/auth/refresh", json: ["refresh_token": esTokens["refresh_token"] ?? .null])
             #expect(refreshed.status == .ok && Self.header(refreshed.string("access_token"))["alg"] == "RS256")
             #expect(try await Self.jwks(client).count == 6)
+            // Discovery follows the published keys: RS256 signs again, ES256 ID tokens verify until they expire.
+            let discovery = try await client.send(.get, "/.well-known/openid-configuration")
+            #expect(discovery.object["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
         }
     }
 

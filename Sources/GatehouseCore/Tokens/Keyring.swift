@@ -17,6 +17,10 @@ public final class Keyring: Sendable {
         package var accessKeys: JWSKeySet
         /// The JWKS document, serialised once per change.
         public var jwks: [UInt8]
+        /// What ID tokens that still verify may be signed with, as discovery's
+        /// `id_token_signing_alg_values_supported` lists them: the current signer's first, then those of
+        /// the other published ID-token keys (after a switch, the old algorithm until its keys expire).
+        public var idTokenAlgorithms: [String]
     }
 
     private let state: LockedBox<Snapshot?>
@@ -63,12 +67,18 @@ public final class Keyring: Sendable {
         let idKeys = published.filter { $0.use == .idToken }
         let accessKeys = published.filter { $0.use == .accessToken }
         let jwks = JSONValue.object(["keys": .array(try published.sorted { $0.createdAt > $1.createdAt }.map { try $0.publicJWK() })])
+        let idSigner = try signer(.idToken)
+        var idTokenAlgorithms = [idSigner.algorithm.rawValue]
+        for key in idKeys.sorted(by: { $0.createdAt > $1.createdAt }) where !idTokenAlgorithms.contains(key.algorithm.rawValue) {
+            idTokenAlgorithms.append(key.algorithm.rawValue)
+        }
         return Snapshot(
-            idSigner: try signer(.idToken),
+            idSigner: idSigner,
             accessSigner: try signer(.accessToken),
             idKeys: JWSKeySet(idKeys.map(\.verificationKey)),
             accessKeys: JWSKeySet(accessKeys.map(\.verificationKey)),
-            jwks: jwks.serialized()
+            jwks: jwks.serialized(),
+            idTokenAlgorithms: idTokenAlgorithms
         )
     }
 }

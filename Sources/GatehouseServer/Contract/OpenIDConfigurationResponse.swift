@@ -42,11 +42,11 @@ public struct OpenIDConfigurationResponse: ContractResponse, Equatable {
     ///   - issuer: The tokens' issuer.
     ///   - jwksURI: Where the issuer's keys are published.
     ///   - hostedUI: Whether the hosted UI's endpoints are served (and so announced).
-    ///   - tokenAlgorithm: What ID tokens are signed with now; with ES256, RS256 is listed after it (ID
-    ///     tokens signed before a switch verify until their key expires).
-    public init(issuer: String, jwksURI: String, hostedUI: Bool = false, tokenAlgorithm: SigningAlgorithm = .rs256) {
+    ///   - idTokenAlgorithms: What ID tokens that still verify may be signed with, the current algorithm
+    ///     first (after a switch, the previous one stays listed until its keys expire).
+    public init(issuer: String, jwksURI: String, hostedUI: Bool = false, idTokenAlgorithms: [String] = ["RS256"]) {
         self.issuer = issuer
-        idTokenSigningAlgValuesSupported = tokenAlgorithm == .es256 ? ["ES256", "RS256"] : ["RS256"]
+        idTokenSigningAlgValuesSupported = idTokenAlgorithms
         self.jwksURI = jwksURI
         responseTypesSupported = hostedUI ? ["code"] : ["id_token"]
         scopesSupported = hostedUI ? AuthorizationRequest.supportedScopes : ["openid", "email", "profile"]

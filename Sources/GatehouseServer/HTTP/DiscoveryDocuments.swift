@@ -11,10 +11,11 @@ struct DiscoveryDocuments: Sendable {
     let openAPI: [UInt8]
     /// Whether the hosted UI's endpoints are served (and so announced).
     var hostedUI = false
-    /// What ID tokens are signed with now (Cognito's, and the default: RS256).
-    var tokenAlgorithm = SigningAlgorithm.rs256
+    /// What ID tokens that still verify may be signed with, the current algorithm first (the keyring's
+    /// published keys; Cognito's are RS256).
+    var idTokenAlgorithms: @Sendable () -> [String] = { [SigningAlgorithm.rs256.rawValue] }
 
     var openIDConfiguration: OpenIDConfigurationResponse {
-        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI, tokenAlgorithm: tokenAlgorithm)
+        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI, idTokenAlgorithms: idTokenAlgorithms())
     }
 }
