@@ -2,8 +2,8 @@ import Foundation
 import GatehouseCore
 import GatehouseInfrastructure
 import GatehouseServer
-import GatehouseTesting
 import GatehouseStore
+import GatehouseTesting
 import HummingbirdTesting
 import Logging
 import Testing
