@@ -27,9 +27,10 @@ struct TokenAlgorithmTests {
         _ database: TestDatabase,
         url: String,
         _ algorithm: SigningAlgorithm,
+        clock: TestClock = TestClock(Date()),
         keyReloadInterval: Duration = .seconds(60)
     ) async throws -> TestApp {
-        try await TestApp.make(database: database, keyReloadInterval: keyReloadInterval) { c in
+        try await TestApp.make(database: database, clock: clock, keyReloadInterval: keyReloadInterval) { c in
             c.databaseURL = url
             c.masterKey = masterKey
             c.tokenAlgorithm = algorithm
@@ -88,10 +89,14 @@ struct TokenAlgorithmTests {
     @Test func aRunningInstanceAcceptsTheSwitchedKeysTokensAtOnce() async throws {
         guard TestDatabase.available.contains(.postgres) else { return }
         let url = TestDatabase.postgres.freshURL().url
-        let running = try await Self.app(.postgres, url: url, .rs256, keyReloadInterval: .seconds(3600))
+        // One frozen clock for both: each app's own, made when the app is, would put the switching
+        // instance's `iat` in the running one's future by however long the loaded machine took to
+        // start it, past the leeway, and the token would be refused for that instead.
+        let clock = TestClock(Date())
+        let running = try await Self.app(.postgres, url: url, .rs256, clock: clock, keyReloadInterval: .seconds(3600))
         try await running.router { a in
             try await CrossInstanceInvalidationTests.waitForListening([running])
-            let switching = try await Self.app(.postgres, url: url, .es256)
+            let switching = try await Self.app(.postgres, url: url, .es256, clock: clock)
             try await switching.router { b in
                 let access = try await b.signedIn(mailedBy: [running, switching], email: "announce@example.com").string("access_token")
                 #expect(Self.header(access)["alg"] == "ES256")
