@@ -47,7 +47,7 @@ struct Microbench {
         let strict = try Bench.rate("StrictJSONParser.parse") { _ = try StrictJSONParser().parse(body) }
         Bench.ratio("json-parse", strict, foundation)
 
-        section("json-write")  // JSONObjectWriter vs JSONSerialization, a token response
+        section("json-write")  // JSONObjectWriter vs JSONSerialization and JSONEncoder, a token response
         let access = String(repeating: "a", count: 800)
         let foundationWrite = try Bench.rate("JSONSerialization.data (library)") {
             let response: [String: Any] = ["access_token": access, "token_type": "Bearer", "expires_in": 900, "refresh_token": access]
@@ -62,6 +62,12 @@ struct Microbench {
             _ = out.finish()
         }
         Bench.ratio("json-write", writer, foundationWrite)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let encoded = try Bench.rate("JSONEncoder, one reused (library)") {
+            _ = Array(try encoder.encode(BenchTokenAnswer(accessToken: access, tokenType: "Bearer", expiresIn: 900, refreshToken: access)))
+        }
+        Bench.ratio("json-write (JSONEncoder)", writer, encoded)
 
         section("entropy")  // EntropyPool vs SystemRandomNumberGenerator, the 32-byte values of a sign-in
         let system = Bench.rate("SystemRandomNumberGenerator 32 bytes (library)") {

@@ -110,10 +110,10 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
     let keyManager = SigningKeyManager(secrets: store.secrets, box: box, clock: clock, random: random, algorithm: configuration.tokenAlgorithm)
     domainEvents.subscribe(SigningKeyReload(keys: keyManager, keyring: keyring, logger: logger))
     // Several instances on one PostgreSQL database: each one's events reach the others' caches
-    // (LISTEN/NOTIFY), and while they cannot, the caches stand aside.
+    // (LISTEN/NOTIFY); while they cannot, the caches stand aside, and the keys reload when they can again.
     let eventChannel = store.eventChannel(instance: random.token(bytes: 9), logger: logger)
     if let eventChannel {
-        eventChannel.connect(onRemote: { domainEvents.applyRemote($0) }, onTrust: { invalidation.setTrusted($0) })
+        eventChannel.connect(onRemote: { domainEvents.applyRemote($0) }, onTrust: { domainEvents.setRemoteEventsArrive($0) })
         domainEvents.subscribe(EventBroadcast { eventChannel.send($0) })
     }
     let limiter = RateLimiter(store: store, box: box, clock: clock, settings: configuration.pool.rateLimits)
@@ -291,7 +291,8 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
             keyring: keyring,
             clock: clock,
             logger: logger,
-            auditRetention: TimeInterval(configuration.auditRetentionDays) * 86_400
+            auditRetention: TimeInterval(configuration.auditRetentionDays) * 86_400,
+            keyReloadInterval: overrides.keyReloadInterval
         )
     ]
     if overrides.refreshProviderKeysInBackground, !identity.upstreamKeySets.isEmpty {

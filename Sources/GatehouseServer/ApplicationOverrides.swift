@@ -25,6 +25,9 @@ package struct ApplicationOverrides: Sendable {
     package var hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)?
     /// The signing keys a new store starts with (`FixedKeys` in tests: RSA generation is slow).
     package var initialSigningKeys: [SigningKey]
+    /// How often the signing keys are read again from the store, whatever was announced (a minute in
+    /// production; tests that prove an announcement or a reconnection reloads them push it out of reach).
+    package var keyReloadInterval: Duration
 
     package init(
         clock: any TimeSource = SystemTimeSource(),
@@ -36,7 +39,8 @@ package struct ApplicationOverrides: Sendable {
         refreshProviderKeysInBackground: Bool = true,
         deliverInBackground: Bool = true,
         hasher: (@Sendable (ScryptPasswordHasher) -> any PasswordHasher)? = nil,
-        initialSigningKeys: [SigningKey] = []
+        initialSigningKeys: [SigningKey] = [],
+        keyReloadInterval: Duration = .seconds(60)
     ) {
         self.clock = clock
         self.random = random
@@ -48,5 +52,6 @@ package struct ApplicationOverrides: Sendable {
         self.deliverInBackground = deliverInBackground
         self.hasher = hasher
         self.initialSigningKeys = initialSigningKeys
+        self.keyReloadInterval = keyReloadInterval
     }
 }

@@ -23,8 +23,14 @@ struct TokenAlgorithmTests {
     }
 
     /// An app on the shared database `url`, signing with `algorithm`.
-    static func app(_ database: TestDatabase, url: String, _ algorithm: SigningAlgorithm) async throws -> TestApp {
-        try await TestApp.make(database: database) { c in
+    static func app(
+        _ database: TestDatabase,
+        url: String,
+        _ algorithm: SigningAlgorithm,
+        clock: TestClock = TestClock(Date()),
+        keyReloadInterval: Duration = .seconds(60)
+    ) async throws -> TestApp {
+        try await TestApp.make(database: database, clock: clock, keyReloadInterval: keyReloadInterval) { c in
             c.databaseURL = url
             c.masterKey = masterKey
             c.tokenAlgorithm = algorithm
@@ -77,6 +83,34 @@ struct TokenAlgorithmTests {
             // Discovery follows the published keys: RS256 signs again, ES256 ID tokens verify until they expire.
             let discovery = try await client.send(.get, "/.well-known/openid-configuration")
             #expect(discovery.object["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
+        }
+    }
+
+    /// An instance that switches the algorithm at start-up tells the running ones, which verify the new
+    /// key's tokens at once. The running instance's periodic key reload is an hour away, so only the
+    /// announcement can make it accept them; the 60 s bound only limits how long a failure takes.
+    @Test func aRunningInstanceAcceptsTheSwitchedKeysTokensAtOnce() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        let url = TestDatabase.postgres.freshURL().url
+        // One frozen clock for both: each app's own, made when the app is, would put the switching
+        // instance's `iat` in the running one's future by however long the loaded machine took to
+        // start it, past the leeway, and the token would be refused for that instead.
+        let clock = TestClock(Date())
+        let running = try await Self.app(.postgres, url: url, .rs256, clock: clock, keyReloadInterval: .seconds(3600))
+        try await running.router { a in
+            try await CrossInstanceInvalidationTests.waitForListening([running])
+            let switching = try await Self.app(.postgres, url: url, .es256, clock: clock)
+            try await switching.router { b in
+                let access = try await b.signedIn(mailedBy: [running, switching], email: "announce@example.com").string("access_token")
+                #expect(Self.header(access)["alg"] == "ES256")
+                let deadline = Date().addingTimeInterval(60)
+                var status = try await a.send(.get, "/me", bearer: access).status
+                while status != .ok, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                    status = try await a.send(.get, "/me", bearer: access).status
+                }
+                #expect(status == .ok, "the running instance refused the switched key's token for 60 s")
+            }
         }
     }
 

@@ -39,4 +39,11 @@ public struct CacheInvalidation: DomainEventSubscriber {
         liveness.setTrusted(value)
         profiles?.setTrusted(value)
     }
+
+    /// Distrusts (and empties) the caches while other instances' events may be missed; trusts them,
+    /// empty, when they arrive again.
+    /// - Parameter arrive: Whether other instances' events reach this process.
+    public func remoteEvents(arrive: Bool) {
+        setTrusted(arrive)
+    }
 }

@@ -44,4 +44,12 @@ public final class DomainEvents: Sendable {
             for subscriber in local { subscriber.receive(event) }
         }
     }
+
+    /// Tells every subscriber but the relays whether other instances' events arrive (see
+    /// ``DomainEventSubscriber/remoteEvents(arrive:)``); the cross-instance channel calls it.
+    /// - Parameter arrive: `true` each time the channel listens (again), `false` while it cannot.
+    public func setRemoteEventsArrive(_ arrive: Bool) {
+        let local = subscribers.withLock { $0 }.filter { !($0 is any DomainEventRelay) }
+        for subscriber in local { subscriber.remoteEvents(arrive: arrive) }
+    }
 }

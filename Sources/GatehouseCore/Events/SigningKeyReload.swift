@@ -23,12 +23,29 @@ public struct SigningKeyReload: DomainEventSubscriber {
     /// - Parameter event: What happened.
     public func receive(_ event: DomainEvent) {
         guard case .signingKeysChanged = event else { return }
+        reload(after: "a rotation", level: .info)
+    }
+
+    /// Reloads each time other instances' events arrive again (the cross-instance channel listens
+    /// again): a rotation or an algorithm switch announced while it was down never reaches this
+    /// process, which would otherwise refuse the new key's tokens until its periodic reload, a minute away.
+    /// - Parameter arrive: Whether the channel listens.
+    public func remoteEvents(arrive: Bool) {
+        guard arrive else { return }
+        reload(after: "the event channel listens again")
+    }
+
+    /// Reloads in the background (callers must not wait).
+    /// - Parameters:
+    ///   - reason: For the log line ("a rotation", "the event channel listens again").
+    ///   - level: The success line's level (a reconnection's is `debug`: every start-up has one).
+    public func reload(after reason: String, level: Logger.Level = .debug) {
         Task { [keys, keyring, logger] in
             do {
                 keyring.replace(with: try await keys.load())
-                logger.info("signing keys reloaded after a rotation")
+                logger.log(level: level, "signing keys reloaded", metadata: ["after": .string(reason)])
             } catch {
-                logger.warning("could not reload the signing keys after a rotation", metadata: ["error": .string("\(error)")])
+                logger.warning("could not reload the signing keys", metadata: ["after": .string(reason), "error": .string("\(error)")])
             }
         }
     }

@@ -10,9 +10,10 @@ import ServiceLifecycle
 /// connection of its pool and applies the others' events (``StoreEventChannel/onRemote``).
 ///
 /// While the listening connection is down — at start, until the first `LISTEN` succeeds, and after a
-/// drop, until it is back — ``StoreEventChannel/onTrust`` is told `false`, so the caches stop
-/// answering and every check reads the store: nothing ended elsewhere is served from a stale cache.
-/// It reconnects with back-off (0.1 s doubling to 5 s).
+/// drop, until it is back — `onTrust` is told `false`, so the caches stop answering and every check
+/// reads the store: nothing ended elsewhere is served from a stale cache. It is told `true` each time
+/// the server has committed a `LISTEN` (the subscribers then catch up on what they may have missed:
+/// the signing keys reload). It reconnects with back-off (0.1 s doubling to 5 s).
 final class PostgresEventChannel: StoreEventChannel, Service {
     /// `gatehouse_events`, or `gh_events_<schema>` when the store lives in a schema of its own
     /// (notifications are database-wide; two deployments in one database must not hear each other).
@@ -82,6 +83,7 @@ final class PostgresEventChannel: StoreEventChannel, Service {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: self.channel) { notifications in
+                        try await self.acknowledge(on: connection)
                         delay = .milliseconds(100)
                         self.trust(true)
                         self.listens.withLock { $0 += 1 }
@@ -102,6 +104,16 @@ final class PostgresEventChannel: StoreEventChannel, Service {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
+    }
+
+    /// Returns once the server has committed the `LISTEN`, so a NOTIFY sent from then on reaches this
+    /// connection. PostgresNIO hands the notification sequence over at the `LISTEN`'s command-complete,
+    /// which can come before its implicit transaction commits (only then does the server start
+    /// queueing notifications for it); a second `LISTEN` on the same channel, a no-op for the server,
+    /// runs after that commit, and keeps the connection's last statement a `LISTEN` for operators
+    /// reading `pg_stat_activity`.
+    private func acknowledge(on connection: PostgresConnection) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: #"LISTEN "\#(channel)";"#), logger: logger).collect()
     }
 
     private func trust(_ value: Bool) {

@@ -9,11 +9,12 @@ public protocol StoreEventChannel: Service, Sendable {
     /// are told `false` at once (until the channel is listening).
     /// - Parameters:
     ///   - onRemote: Applies events another instance published.
-    ///   - onTrust: `true` while the channel listens, `false` while events might be missed.
+    ///   - onTrust: `true` each time the channel listens (again; the server has committed the
+    ///     `LISTEN`), `false` while events might be missed.
     func connect(onRemote: @escaping @Sendable ([DomainEvent]) -> Void, onTrust: @escaping @Sendable (Bool) -> Void)
 
-    /// How many times the channel has started listening (0 before the first time); a reconnection
-    /// adds one. For tests and operators.
+    /// How many times the channel has started listening (0 before the first time), counted once the
+    /// server has committed the `LISTEN`; a reconnection adds one. For tests and operators.
     var connections: Int { get }
 
     /// Queues one of this instance's events for the others; never blocks.

@@ -37,6 +37,7 @@ struct TestApp: Sendable {
         backgroundKeyRefresh: Bool = true,
         deliverer: (any MailTransport)? = nil,
         mail: Mail = .captured,
+        keyReloadInterval: Duration = .seconds(60),
         configure: (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
         let (url, directory) = database.freshURL()
@@ -61,7 +62,8 @@ struct TestApp: Sendable {
                 mailTransport: mail == .configured ? nil : deliverer ?? mailer,
                 smsTransport: mail == .configured ? nil : texts,
                 logger: logger ?? quiet,
-                refreshProviderKeysInBackground: backgroundKeyRefresh
+                refreshProviderKeysInBackground: backgroundKeyRefresh,
+                keyReloadInterval: keyReloadInterval
             )
         )
         mailer.attach { built.messageDelivery }
