@@ -19,12 +19,11 @@ public func buildApplication(configuration: GatehouseConfiguration, logger: Logg
     try await buildApplication(configuration: configuration, overrides: ApplicationOverrides(logger: logger))
 }
 
-/// The composition root, with what the package's tests replace. Every object is made here, without
-/// I/O; what needs the disk or the database (the master key, the open store, the client id, the
-/// signing keys, the refresh successor key) is a handle that ``StartUp`` fills in
-/// `beforeServerStarts`, inside `app.run()`, before the server binds, so a misconfiguration stops the
-/// run before any request is answered. The services that use those handles wait for start-up
-/// (``AfterStartUp``).
+/// The composition root, with what the package's tests replace. Every object is made here, without I/O; what
+/// needs the disk or the database (the master key, the open store, the client id, the signing keys, the refresh
+/// successor key) is a handle that ``StartUp`` fills in `beforeServerStarts`, inside `app.run()`, before the
+/// server binds, so a misconfiguration stops the run before any request is answered. The services that use
+/// those handles wait for start-up (``AfterStartUp``).
 /// - Parameters:
 ///   - configuration: The server's configuration.
 ///   - overrides: What tests replace.
