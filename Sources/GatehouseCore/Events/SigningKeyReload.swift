@@ -42,7 +42,7 @@ public struct SigningKeyReload: DomainEventSubscriber {
     public func reload(after reason: String, level: Logger.Level = .debug) {
         Task { [keys, keyring, logger] in
             do {
-                keyring.replace(with: try await keys.load())
+                try await keyring.reload { try await keys.load() }
                 logger.log(level: level, "signing keys reloaded", metadata: ["after": .string(reason)])
             } catch {
                 logger.warning("could not reload the signing keys", metadata: ["after": .string(reason), "error": .string("\(error)")])

@@ -24,6 +24,8 @@ public final class Keyring: Sendable {
     }
 
     private let state: LockedBox<Snapshot?>
+    /// Loads started and the latest one swapped in, numbered in the order they started (``reload(_:)``).
+    private let loads = LockedBox((started: 0, applied: 0))
 
     /// An empty keyring, loaded at start-up.
     public init() {
@@ -47,6 +49,27 @@ public final class Keyring: Sendable {
     /// - Parameter snapshot: The keys to use from now on.
     public func replace(with snapshot: Snapshot) {
         state.withLock { $0 = snapshot }
+    }
+
+    /// Loads the keys and swaps them in, unless a load that started later was swapped in first: reloads
+    /// overlap (a rotation's announcement, the event channel listening again, the periodic one), and one
+    /// that read the store earlier must not finish last and put back keys without the newest.
+    /// - Parameter load: Reads the keys from the store (``SigningKeyManager/load()``).
+    /// - Returns: Whether this load's keys were swapped in.
+    /// - Throws: What `load` throws; the keys in use stay.
+    @discardableResult
+    public func reload(_ load: () async throws -> Snapshot) async throws -> Bool {
+        let ticket = loads.withLock { counters in
+            counters.started += 1
+            return counters.started
+        }
+        let snapshot = try await load()
+        return loads.withLock { counters in
+            guard ticket > counters.applied else { return false }
+            counters.applied = ticket
+            state.withLock { $0 = snapshot }
+            return true
+        }
     }
 
     /// Builds a snapshot from the keys that are still published at `now`.

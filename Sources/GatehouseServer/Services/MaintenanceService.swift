@@ -35,7 +35,7 @@ struct MaintenanceService: Service {
             sincePurge += keyReloadInterval
             if let keys, let keyring {
                 do {
-                    keyring.replace(with: try await keys.load())
+                    try await keyring.reload { try await keys.load() }
                 } catch {
                     logger.warning("could not reload signing keys", metadata: ["error": .string("\(error)")])
                 }
