@@ -133,14 +133,14 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         clock: clock,
         random: random
     )
-    let (provider, issuing) = (identity.provider, identity.sessions)
-    let passwords = PasswordAuthentication(strategy: provider, sessions: issuing, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
+    let (provider, issuing) = (identity.provider, identity.sessionIssuer)
+    let passwords = PasswordAuthentication(strategy: provider, issuer: issuing, limiter: limiter, events: signInEvents, domainEvents: domainEvents)
     let stepUp = StepUp(strategy: provider, passwords: passwords, clock: clock, maxAge: configuration.stepUpMaxAge)
     let accounts = Accounts(strategy: provider, store: store, appleVault: social.vault, domainEvents: domainEvents, stepUp: stepUp)
     let passkeys = Passkeys(
         settings: configuration.passkeys.settings(issuer: issuer, appName: configuration.pool.appName),
         strategy: provider as? any PasskeyStrategy,
-        sessions: issuing,
+        issuer: issuing,
         store: store,
         box: box,
         clock: clock,
@@ -173,7 +173,7 @@ package func buildApplication(configuration: GatehouseConfiguration, overrides: 
         passkeys: passkeys,
         secondFactor: SecondFactor(
             strategy: provider as? any SecondFactorStrategy,
-            sessions: issuing,
+            issuer: issuing,
             store: store,
             box: box,
             clock: clock,

@@ -11,7 +11,7 @@ import Logging
 struct IdentityProviderParts {
     let provider: any IdentityProvider
     /// Starts the embedded pool's sessions; `nil` with Cognito, which issues its own tokens.
-    let sessions: SessionIssuer?
+    let sessionIssuer: SessionIssuer?
     let liveness: CachedSessionLiveness
     let discovery: DiscoveryDocuments
     let upstreamKeySets: [RemoteKeySet]
@@ -65,7 +65,7 @@ struct IdentityProviderParts {
                 }
             )
             provider = pool
-            sessions = pool.sessions
+            sessionIssuer = pool.issuer
             discovery = DiscoveryDocuments(
                 issuer: issuer,
                 jwksURI: issuer + "/.well-known/jwks.json",
@@ -104,7 +104,7 @@ struct IdentityProviderParts {
                 appleVault: social.vault
             )
             provider = cognito
-            sessions = nil
+            sessionIssuer = nil
             upstreamKeySets = socialKeySets + [cognito.keys]
             // Cognito issues the tokens and publishes their keys; our keys sign nothing here.
             discovery = DiscoveryDocuments(

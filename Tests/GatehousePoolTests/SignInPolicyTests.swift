@@ -121,7 +121,7 @@ struct SignInPolicyTests {
                 settings: PoolSettings(rateLimits: limits),
                 store: store,
                 tokens: tokens,
-                mail: DeliveryEnqueuer(box: box, random: random, wakeUp: DeliveryWakeUp()),
+                deliveries: DeliveryEnqueuer(box: box, random: random, wakeUp: DeliveryWakeUp()),
                 box: box,
                 clock: clock,
                 random: random,
@@ -129,7 +129,7 @@ struct SignInPolicyTests {
             )
             passwords = PasswordAuthentication(
                 strategy: strategy,
-                sessions: issuer,
+                issuer: issuer,
                 limiter: RateLimiter(store: store, box: box, clock: clock, settings: limits),
                 events: NoAuthEvents(),
                 domainEvents: DomainEvents()

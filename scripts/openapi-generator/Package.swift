@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The OpenAPI generator as a command, pinned, for `scripts/generate-openapi.sh`: the server's generated
-// types are committed (Sources/GatehouseContract/Generated), so an ordinary build never builds the generator.
+// types are committed (Sources/GatehouseAPI/Generated), so an ordinary build never builds the generator.
 import PackageDescription
 
 let package = Package(

@@ -1,7 +1,7 @@
 /// What deleting an account removes on our side, whichever identity provider holds the user: Apple
 /// tokens (queued for revocation at Apple first), sessions, linked identities and the profile. Only
 /// ``Accounts`` uses it, in the transaction where the provider's strategy removes what only it has
-/// (``AccountStrategy/removeAccountRecords(of:in:)``); ``Accounts`` also does what follows the commit.
+/// (``AccountStrategy/removeAccountRecords(of:origin:in:)``); ``Accounts`` also does what follows the commit.
 public struct AccountDeletion: Sendable {
     let appleVault: AppleTokenVault?
 

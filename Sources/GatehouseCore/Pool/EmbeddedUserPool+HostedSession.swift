@@ -11,9 +11,9 @@ extension EmbeddedUserPool: HostedSessionStrategy {
                 guard let session = try await tx.session(id: id), let user = try await tx.user(id: session.userID) else { return nil }
                 return (session, user)
             }
-            if let (session, user) = found { extra = try await sessions.hookClaims(for: user, kind: .signIn, method: session.method) }
+            if let (session, user) = found { extra = try await issuer.hookClaims(for: user, kind: .signIn, method: session.method) }
         }
-        let start = sessions.prepare(method: "", client: nil)
+        let start = issuer.prepare(method: "", client: nil)
         let lifetime = settings.sessionLifetime
         let refreshLifetime = settings.refreshTokenLifetime
         let found: (SessionRecord, UserRecord)? = try await store.write { tx in
@@ -37,7 +37,7 @@ extension EmbeddedUserPool: HostedSessionStrategy {
             throw GatehouseError(.invalidGrant, "The sign-in this code belongs to has ended. Sign in again.", cause: "session \(id) not active")
         }
         logger.info("tokens issued in the hosted session", metadata: ["session.id": .string(session.id), "user.sub": .string(user.id)])
-        return try sessions.issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil, extra: extra)
+        return try issuer.issueTokens(start, session: session, user: user, nonce: nonce, isNewUser: nil, extra: extra)
     }
 
     /// Whether the session is active, within its lifetime, and its user confirmed (``HostedSessionStrategy``).

@@ -48,7 +48,7 @@ extension EmbeddedUserPool {
             case check(CodeCheck)
         }
         let owner = phoneCodeOwner(number)
-        let start = sessions.prepare(method: "phone", client: client)
+        let start = issuer.prepare(method: "phone", client: client)
         var outcome: Outcome?
         for attempt in 0..<3 {
             do {
@@ -57,7 +57,7 @@ extension EmbeddedUserPool {
                     guard case .accepted = check else { return .check(check) }
                     try await tx.deleteCode(userID: owner, purpose: .phoneSignIn)
                     if let user = try await tx.user(phone: number.e164) {
-                        return .signedIn(user, try await sessions.record(start, for: user.id, in: tx), isNew: false)
+                        return .signedIn(user, try await issuer.record(start, for: user.id, in: tx), isNew: false)
                     }
                     let user = UserRecord(
                         id: random.uuid(),
@@ -74,7 +74,7 @@ extension EmbeddedUserPool {
                     try await tx.insertUser(user)
                     try await tx.insertIdentity(phoneIdentity(for: user.id, at: start.at))
                     try await audit(.make(.signedUp, userID: user.id, detail: "phone", origin: start.origin, at: start.at, random: random), in: tx)
-                    return .signedIn(user, try await sessions.record(start, for: user.id, in: tx), isNew: true)
+                    return .signedIn(user, try await issuer.record(start, for: user.id, in: tx), isNew: true)
                 }
                 break
             } catch is StoreConflict where attempt < 2 {
@@ -83,9 +83,9 @@ extension EmbeddedUserPool {
         }
         switch outcome {
         case .signedIn(let user, let session, let isNew):
-            let extra = try await sessions.hookClaims(afterRecording: session, user: user)
+            let extra = try await issuer.hookClaims(afterRecording: session, user: user)
             logger.info("signed in", metadata: ["user.sub": .string(user.id), "auth.method": "phone", "user.new": .stringConvertible(isNew)])
-            let tokens = try sessions.issueTokens(start, session: session, user: user, nonce: nil, isNewUser: isNew, extra: extra)
+            let tokens = try issuer.issueTokens(start, session: session, user: user, nonce: nil, isNewUser: isNew, extra: extra)
             return ProviderSignInOutcome(tokens: tokens, events: isNew ? [] : [.profileChanged(sub: user.id)])
         case .check(.expired):
             throw GatehouseError.codeExpired

@@ -126,7 +126,7 @@ extension EmbeddedUserPool {
             return (user, session)
         }
         guard let (user, session) = found else { return .none }
-        return try await sessions.hookClaims(for: user, kind: .refresh, method: session.method)
+        return try await issuer.hookClaims(for: user, kind: .refresh, method: session.method)
     }
 
     private func rotate(hash: String, successor: String, successorHash: String, client: ClientInfo) async throws -> RefreshOutcome {

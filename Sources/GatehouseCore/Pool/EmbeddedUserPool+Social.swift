@@ -42,13 +42,13 @@ extension EmbeddedUserPool {
     public func signInWithProvider(_ signIn: ProviderSignIn, client: ClientInfo, logger: Logger) async throws -> ProviderSignInOutcome {
         let identity = signIn.identity
         let hint = signIn.fullNameHint
-        let start = sessions.prepare(method: identity.provider.rawValue, client: client)
+        let start = issuer.prepare(method: identity.provider.rawValue, client: client)
         var outcome: (resolution: Resolution, session: SessionRecord)?
         for attempt in 0..<3 {
             do {
                 outcome = try await store.write { tx in
                     let resolution = try await resolve(identity, nameHint: hint, start: start, in: tx)
-                    return (resolution, try await sessions.record(start, for: resolution.user, in: tx))
+                    return (resolution, try await issuer.record(start, for: resolution.user, in: tx))
                 }
                 break
             } catch is StoreConflict where attempt < 2 {
@@ -57,7 +57,7 @@ extension EmbeddedUserPool {
         }
         guard let (resolution, session) = outcome else { throw GatehouseError.internalError(cause: "could not resolve the provider identity") }
         let user = resolution.user
-        let extra = try await sessions.hookClaims(afterRecording: session, user: user)
+        let extra = try await issuer.hookClaims(afterRecording: session, user: user)
         let isNew: Bool
         var changed: [DomainEvent] = []
         switch resolution {
@@ -82,7 +82,7 @@ extension EmbeddedUserPool {
             metadata: ["user.sub": .string(user.id), "auth.method": .string(identity.provider.rawValue), "user.new": .stringConvertible(isNew)]
         )
         return ProviderSignInOutcome(
-            tokens: try sessions.issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew, extra: extra),
+            tokens: try issuer.issueTokens(start, session: session, user: user, nonce: signIn.nonce, isNewUser: isNew, extra: extra),
             events: changed
         )
     }

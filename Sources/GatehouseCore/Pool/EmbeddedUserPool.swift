@@ -29,9 +29,9 @@ public struct EmbeddedUserPool: IdentityProvider {
     /// Makes each password's Cognito SRP verifier where a password is set or used (nil: none are made).
     let srpVerifiers: SRPVerifiers?
     /// Starts sessions: the gates every sign-in passes, the session's records, its tokens.
-    public let sessions: SessionIssuer
+    public let issuer: SessionIssuer
     /// Whether a custom-claims hook is configured (asked through ``sessions``).
-    var claimsHook: ClaimsHookGate? { sessions.claimsHook }
+    var claimsHook: ClaimsHookGate? { issuer.claimsHook }
 
     /// Creates the embedded strategy.
     /// - Parameters:
@@ -72,11 +72,11 @@ public struct EmbeddedUserPool: IdentityProvider {
         self.refreshKey = refreshKey
         self.appleVault = appleVault
         self.srpVerifiers = srpVerifiers
-        self.sessions = SessionIssuer(
+        self.issuer = SessionIssuer(
             settings: settings,
             store: store,
             tokens: tokens,
-            mail: mail,
+            deliveries: mail,
             box: box,
             clock: clock,
             random: random,

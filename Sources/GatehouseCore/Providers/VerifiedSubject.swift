@@ -10,12 +10,13 @@ public struct VerifiedSubject: Sendable {
     /// Whether the sign-in created the account (social and phone sign-in); `nil` elsewhere.
     public var isNewUser: Bool?
 
-    /// Creates a verified subject.
+    /// Creates a verified subject. Only this package's strategies make one: a method ending in `+otp`
+    /// passes the second-factor gate, so no code outside may claim it.
     /// - Parameters:
     ///   - user: The pool user.
     ///   - method: The sign-in method.
     ///   - isNewUser: Whether the sign-in created the account, where that is said.
-    public init(user: UserRecord, method: String, isNewUser: Bool? = nil) {
+    package init(user: UserRecord, method: String, isNewUser: Bool? = nil) {
         self.user = user
         self.method = method
         self.isNewUser = isNewUser

@@ -202,6 +202,6 @@ extension Passkeys {
         }
         guard recorded else { throw cause("the credential was used concurrently") }
         let subject = try await strategy.passkeySubject(userID: passkey.userID)
-        return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
+        return try await SessionIssuer.required(issuer).start(subject, client: client, logger: logger)
     }
 }

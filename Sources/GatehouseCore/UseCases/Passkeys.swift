@@ -13,7 +13,7 @@ public struct Passkeys: Sendable {
     public let settings: PasskeySettings?
     let strategy: (any PasskeyStrategy)?
     /// Starts the session a verified passkey proves.
-    let sessions: SessionIssuer?
+    let issuer: SessionIssuer?
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
@@ -25,7 +25,7 @@ public struct Passkeys: Sendable {
     /// - Parameters:
     ///   - settings: The relying party and origins; `nil` turns passkeys off.
     ///   - strategy: The embedded pool; `nil` (Cognito) turns passkeys off.
-    ///   - sessions: The embedded pool's session issuer (`nil` with Cognito).
+    ///   - issuer: The embedded pool's session issuer (`nil` with Cognito).
     ///   - store: Where passkeys and single uses are kept.
     ///   - box: Seals challenges.
     ///   - clock: The time source.
@@ -35,7 +35,7 @@ public struct Passkeys: Sendable {
     public init(
         settings: PasskeySettings?,
         strategy: (any PasskeyStrategy)?,
-        sessions: SessionIssuer?,
+        issuer: SessionIssuer?,
         store: any GatehouseStore,
         box: SecretBox,
         clock: any TimeSource,
@@ -45,7 +45,7 @@ public struct Passkeys: Sendable {
     ) {
         self.settings = strategy == nil ? nil : settings
         self.strategy = strategy
-        self.sessions = sessions
+        self.issuer = issuer
         self.store = store
         self.box = box
         self.clock = clock

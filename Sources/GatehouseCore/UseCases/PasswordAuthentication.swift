@@ -19,24 +19,24 @@ public struct PasswordAuthentication: Sendable {
     let events: any AuthEventObserver
     let domainEvents: DomainEvents
     /// Starts the sessions of local subjects; `nil` where the provider issues its own tokens (Cognito).
-    let sessions: SessionIssuer?
+    let issuer: SessionIssuer?
 
     /// Creates the use case.
     /// - Parameters:
     ///   - strategy: The active provider's password strategy.
-    ///   - sessions: Starts the sessions of the subjects the strategy verifies; `nil` for Cognito.
+    ///   - issuer: Starts the sessions of the subjects the strategy verifies; `nil` for Cognito.
     ///   - limiter: The throttles and quotas.
     ///   - events: Where sign-in outcomes are counted.
     ///   - domainEvents: Where what a flow changed is published.
     public init(
         strategy: any PasswordStrategy,
-        sessions: SessionIssuer?,
+        issuer: SessionIssuer?,
         limiter: RateLimiter,
         events: any AuthEventObserver,
         domainEvents: DomainEvents
     ) {
         self.strategy = strategy
-        self.sessions = sessions
+        self.issuer = issuer
         self.limiter = limiter
         self.events = events
         self.domainEvents = domainEvents
@@ -48,7 +48,7 @@ public struct PasswordAuthentication: Sendable {
         case .upstreamTokens(let tokens):
             return tokens
         case .subject(let subject):
-            return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
+            return try await SessionIssuer.required(issuer).start(subject, client: client, logger: logger)
         }
     }
 

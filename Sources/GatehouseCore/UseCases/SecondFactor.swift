@@ -10,7 +10,7 @@ import Logging
 public struct SecondFactor: Sendable {
     let strategy: (any SecondFactorStrategy)?
     /// Starts the session a second factor completes.
-    let sessions: SessionIssuer?
+    let issuer: SessionIssuer?
     let store: any GatehouseStore
     let box: SecretBox
     let clock: any TimeSource
@@ -26,7 +26,7 @@ public struct SecondFactor: Sendable {
     /// Creates the use case.
     /// - Parameters:
     ///   - strategy: The embedded pool; `nil` (Cognito) turns it off.
-    ///   - sessions: The embedded pool's session issuer (`nil` with Cognito).
+    ///   - issuer: The embedded pool's session issuer (`nil` with Cognito).
     ///   - store: Where secrets, steps and codes are kept.
     ///   - box: Seals secrets and challenges; hashes recovery codes.
     ///   - clock: The time source.
@@ -36,7 +36,7 @@ public struct SecondFactor: Sendable {
     ///   - issuerName: The name authenticator apps show.
     public init(
         strategy: (any SecondFactorStrategy)?,
-        sessions: SessionIssuer?,
+        issuer: SessionIssuer?,
         store: any GatehouseStore,
         box: SecretBox,
         clock: any TimeSource,
@@ -46,7 +46,7 @@ public struct SecondFactor: Sendable {
         issuerName: String
     ) {
         self.strategy = strategy
-        self.sessions = sessions
+        self.issuer = issuer
         self.store = store
         self.box = box
         self.clock = clock
@@ -265,7 +265,7 @@ public struct SecondFactor: Sendable {
             }
             if !isAppCode { logger.info("recovery code used", metadata: ["user.sub": .string(record.userID)]) }
             let subject = try await strategy.subject(afterSecondFactor: challenge.userID, firstFactor: challenge.method)
-            return try await SessionIssuer.required(sessions).start(subject, client: client, logger: logger)
+            return try await SessionIssuer.required(issuer).start(subject, client: client, logger: logger)
         }
     }
 }

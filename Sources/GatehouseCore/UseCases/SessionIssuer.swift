@@ -16,7 +16,7 @@ public struct SessionIssuer: Sendable {
     let store: any GatehouseStore
     let tokens: TokenService
     /// Queues the sign-in's webhook deliveries in the session's transaction.
-    let mail: DeliveryEnqueuer
+    let deliveries: DeliveryEnqueuer
     let box: SecretBox
     let clock: any TimeSource
     let random: any RandomSource
@@ -28,7 +28,7 @@ public struct SessionIssuer: Sendable {
     ///   - settings: The refresh-token and session lifetimes.
     ///   - store: Where sessions and refresh tokens are recorded.
     ///   - tokens: Signs the ID and access tokens.
-    ///   - mail: Queues the sign-in's webhook deliveries.
+    ///   - deliveries: Queues the sign-in's webhook deliveries.
     ///   - box: Seals the second-factor challenge.
     ///   - clock: The time source.
     ///   - random: Session ids and refresh tokens.
@@ -37,7 +37,7 @@ public struct SessionIssuer: Sendable {
         settings: PoolSettings,
         store: any GatehouseStore,
         tokens: TokenService,
-        mail: DeliveryEnqueuer,
+        deliveries: DeliveryEnqueuer,
         box: SecretBox,
         clock: any TimeSource,
         random: any RandomSource,
@@ -46,7 +46,7 @@ public struct SessionIssuer: Sendable {
         self.settings = settings
         self.store = store
         self.tokens = tokens
-        self.mail = mail
+        self.deliveries = deliveries
         self.box = box
         self.clock = clock
         self.random = random
@@ -115,8 +115,7 @@ public struct SessionIssuer: Sendable {
         }
         try await requireSecondFactor(start, userID: userID, in: tx)
         let entry = AuditEntry.make(.signIn, userID: userID, detail: start.method, origin: start.origin, at: start.at, random: random)
-        try await tx.appendAudit(entry)
-        try await mail.enqueueWebhooks(for: entry, in: tx)
+        try await deliveries.audit(entry, in: tx)
         let session = SessionRecord(
             id: start.sessionID,
             userID: userID,
