@@ -47,7 +47,14 @@ extension CognitoAPIController {
         guard let code = responses["SOFTWARE_TOKEN_MFA_CODE"] else {
             throw CognitoAPIError.invalidParameter("ChallengeResponses must carry SOFTWARE_TOKEN_MFA_CODE.")
         }
-        let tokens = try await secondFactor.verify(token: try input.string("Session"), code: code, client: context.client, logger: context.logger)
+        let tokens: AuthTokens
+        do {
+            tokens = try await secondFactor.verify(token: try input.string("Session"), code: code, client: context.client, logger: context.logger)
+        } catch let error as GatehouseError where error.code == .invalidGrant {
+            // A spent, expired or forged challenge: Cognito refuses the `Session` itself ("Invalid
+            // session for the user."); its invalid_grant answer names refresh tokens.
+            throw GatehouseError(.invalidSession, error.message)
+        }
         return .object(["ChallengeParameters": .object([:]), "AuthenticationResult": Self.authenticationResult(tokens)])
     }
 }

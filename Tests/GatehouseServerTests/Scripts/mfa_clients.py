@@ -17,6 +17,7 @@ import pyotp
 import requests
 from botocore import UNSIGNED
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
 from cognito_api_support import latest_code
 from passkeys_authenticator import Authenticator
@@ -135,7 +136,7 @@ def main():
     cognito = boto3.client("cognito-idp", region_name="us-east-1", endpoint_url=e,
                            config=Config(signature_version=UNSIGNED, retries={"max_attempts": 1}))
     responder = "mfa-respond@example.com"
-    _, responder_totp, responder_step, _ = enrolled(e, args.outbox, responder)
+    _, responder_totp, responder_step, responder_recovery = enrolled(e, args.outbox, responder)
     answer = cognito.initiate_auth(ClientId=args.client_id, AuthFlow="USER_PASSWORD_AUTH",
                                    AuthParameters={"USERNAME": responder, "PASSWORD": PASSWORD})
     check(answer.get("ChallengeName") == "SOFTWARE_TOKEN_MFA" and answer.get("Session"), "InitiateAuth answers SOFTWARE_TOKEN_MFA")
@@ -143,6 +144,15 @@ def main():
     done = cognito.respond_to_auth_challenge(ClientId=args.client_id, ChallengeName="SOFTWARE_TOKEN_MFA", Session=answer["Session"],
                                              ChallengeResponses={"USERNAME": responder, "SOFTWARE_TOKEN_MFA_CODE": code})
     check("AccessToken" in done.get("AuthenticationResult", {}), "RespondToAuthChallenge with the code signs in")
+    for session, what in ((answer["Session"], "a spent"), ("forged" + answer["Session"][6:], "a forged")):
+        try:  # a recovery code the refusal leaves unspent: the Session is what is refused
+            cognito.respond_to_auth_challenge(ClientId=args.client_id, ChallengeName="SOFTWARE_TOKEN_MFA", Session=session,
+                                              ChallengeResponses={"USERNAME": responder, "SOFTWARE_TOKEN_MFA_CODE": responder_recovery[0]})
+            check(False, f"{what} Session is refused")
+        except ClientError as refused:
+            error = refused.response["Error"]
+            check(error["Code"] == "NotAuthorizedException" and error["Message"] == "Invalid session for the user.",
+                  f"{what} Session is refused as Cognito words it: {error}")
 
     # Cognito's enrolment, for a second user.
     other = "mfa-cognito@example.com"
