@@ -16,6 +16,8 @@ struct SignInPolicyTests {
     final class FakePasswords: PasswordStrategy {
         let subject: UserRecord
         let calls = LockedBox<[String]>([])
+        /// Whether sign-up fails as an unreachable upstream pool would.
+        let failSignUp = LockedBox(false)
         let refuseAdmission: Bool
         let name = "fake"
 
@@ -37,7 +39,9 @@ struct SignInPolicyTests {
             if refuseAdmission { throw GatehouseError.tooManyRequests(retryAfter: 1) }
         }
         func signUp(email: EmailAddress, password: String, name: String?, client: ClientInfo, logger: Logger) async throws -> SignUpOutcome {
-            .taken(SignUpResult(userSub: "x", userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked)), owner: subject)
+            note("signUp")
+            if failSignUp.withLock({ $0 }) { throw GatehouseError.upstreamUnavailable(cause: "test") }
+            return .taken(SignUpResult(userSub: "x", userConfirmed: false, codeDelivery: CodeDelivery(destination: email.masked)), owner: subject)
         }
         func sendTakenAddressNotice(to owner: UserRecord, email: EmailAddress) async throws { note("notice") }
         func confirmSignUp(email: EmailAddress, code: String, client: ClientInfo, logger: Logger) async throws -> [DomainEvent] { [] }
@@ -73,6 +77,7 @@ struct SignInPolicyTests {
         {
             note("change")
             guard currentPassword == "right" else { throw GatehouseError.invalidCredentials }
+            guard newPassword != "weak" else { throw GatehouseError(.invalidPassword, "The new password is too weak.") }
             return []
         }
         func verifyCurrentPassword(principal: Principal, password: String, client: ClientInfo) async throws {}
@@ -280,6 +285,48 @@ struct SignInPolicyTests {
             }
             #expect(blocked?.code == .tooManyRequests)
             #expect(strategy.asked.filter { $0 == "change" }.count == 6, "the blocked change never reached the strategy")
+        }
+    }
+    @Test(arguments: TestDatabase.available)
+    func aChangeTheNewPasswordPolicyRefusesGivesTheAttemptBack(_ database: TestDatabase) async throws {
+        try await Self.withRig(database) { rig, strategy, user in
+            let principal = Principal(sub: user.id, username: user.id, sessionID: "s", clientID: "c", scope: "", accessToken: "t")
+            func change(to newPassword: String) async throws {
+                try await rig.passwords.changePassword(
+                    principal: principal,
+                    currentPassword: "right",
+                    newPassword: newPassword,
+                    client: rig.client,
+                    logger: Self.logger
+                )
+            }
+            // Twice the account's limit of refusals: the right current password each time, so none is a failed guess.
+            for _ in 0..<12 {
+                let refused = await #expect(throws: GatehouseError.self) { try await change(to: "weak") }
+                #expect(refused?.code == .invalidPassword)
+            }
+            try await change(to: "strong enough")
+            #expect(strategy.asked.filter { $0 == "change" }.count == 13)
+        }
+    }
+    @Test(arguments: TestDatabase.available)
+    func aSignUpTheStrategyFailsLeavesTheAddresssMailQuota(_ database: TestDatabase) async throws {
+        try await Self.withRig(database) { rig, strategy, _ in
+            let address = "new@example.com"
+            func resend() async throws {
+                _ = try await rig.passwords.resendConfirmationCode(email: address, client: rig.client, logger: Self.logger)
+            }
+            strategy.failSignUp.withLock { $0 = true }
+            let failed = await #expect(throws: GatehouseError.self) {
+                _ = try await rig.passwords.signUp(email: address, password: "right", fullName: nil, client: rig.client, logger: Self.logger)
+            }
+            #expect(failed?.code == .upstreamUnavailable)
+            #expect(strategy.asked.contains("signUp"))
+            // The address's one-a-minute cool-down is untouched by the failure: its first mail still goes,
+            // and the second is refused (the cool-down is live in this rig).
+            try await resend()
+            let second = await #expect(throws: GatehouseError.self) { try await resend() }
+            #expect(second?.code == .tooManyRequests)
         }
     }
 }
