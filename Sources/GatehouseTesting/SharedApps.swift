@@ -43,6 +43,30 @@ public final class SharedApps<App: Sendable>: Sendable {
         return try await body(app)
     }
 
+    /// The reset a shared app's `reset` does: working transports, the store emptied by `emptyStore`
+    /// (the app's `resetForTests()`), no captured mail or texts, and the clock back at `start`.
+    /// - Parameters:
+    ///   - mailer: The app's captured mail.
+    ///   - texts: The app's captured texts.
+    ///   - clock: The app's clock.
+    ///   - start: The clock's time when the app was made.
+    ///   - emptyStore: Empties the app's store and caches.
+    /// - Throws: What `emptyStore` throws.
+    public static func resetCaptures(
+        mailer: CapturingMailer,
+        texts: CapturingSMS,
+        clock: TestClock,
+        to start: Date,
+        emptyingStore emptyStore: () async throws -> Void
+    ) async throws {
+        mailer.setFailure(nil)
+        texts.setFailure(nil)
+        try await emptyStore()
+        mailer.clear()
+        texts.clear()
+        clock.set(start)
+    }
+
     private func app(_ database: TestDatabase) async throws -> App {
         let task = started.withLock { started in
             if let task = started[database] { return task }

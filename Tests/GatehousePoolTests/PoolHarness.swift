@@ -88,12 +88,9 @@ struct PoolHarness: Sendable {
     /// Makes the app answer as a new one would: an empty store (start-up's rows stay), no captured
     /// mail or texts, working transports, and the clock back at its start.
     func reset() async throws {
-        mailer.setFailure(nil)
-        texts.setFailure(nil)
-        try await built.resetForTests()
-        mailer.clear()
-        texts.clear()
-        clock.set(startedAt)
+        try await SharedApps<Self>.resetCaptures(mailer: mailer, texts: texts, clock: clock, to: startedAt) {
+            try await built.resetForTests()
+        }
     }
 
     private static func make(

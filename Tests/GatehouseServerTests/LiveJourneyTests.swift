@@ -14,17 +14,7 @@ struct LiveJourneyTests {
             let port = try #require(client.port)
             let tokens = try await client.signedIn(app)
             #expect(tokens.status == .ok)
-            // An independent verifier (PyJWT, fetching our JWKS over HTTP) accepts the tokens.
-            if let result = try await PythonScript.run(
-                "verify_tokens.py",
-                arguments: [
-                    "http://127.0.0.1:\(port)/.well-known/jwks.json", "http://gatehouse.test", "test-client", tokens.string("id_token"),
-                    tokens.string("access_token"),
-                ],
-                requiring: "jwt"
-            ) {
-                #expect(result.status == 0 && result.output.contains("OK"), "\(result.output)")
-            }
+            try await IndependentVerifier.expectAccepts(tokens, port: port)
             let refreshed = try await client.send(.post, "/auth/refresh", json: ["refresh_token": tokens["refresh_token"]!])
             #expect(refreshed.status == .ok)
             let me = try await client.send(.get, "/me", bearer: refreshed.string("access_token"))

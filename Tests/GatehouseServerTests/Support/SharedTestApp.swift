@@ -14,12 +14,9 @@ struct SharedTestApp: Sendable {
     /// Makes the app answer as a new one would: an empty store (start-up's rows stay), no captured
     /// mail or texts, working transports, and the clock back at its start.
     func reset() async throws {
-        app.mailer.setFailure(nil)
-        app.texts.setFailure(nil)
-        try await app.built.resetForTests()
-        app.mailer.clear()
-        app.texts.clear()
-        app.clock.set(startedAt)
+        try await SharedApps<Self>.resetCaptures(mailer: app.mailer, texts: app.texts, clock: app.clock, to: startedAt) {
+            try await app.built.resetForTests()
+        }
     }
 }
 
