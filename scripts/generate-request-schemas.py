@@ -60,6 +60,8 @@ def field(name, prop, required):
     args = [f"name: {swift_string(name)}"]
     if not string:
         args.append("kind: .decoded")
+        if required:
+            args.append("required: true")
     else:
         args.append("kind: .string")
         if required:

@@ -22,6 +22,8 @@ struct ContractTests {
                 $0.maxBodySize = 4096
                 $0.compatAPIV1 = true
                 $0.smsCountries = Self.phoneCountries
+                $0.passkeys.rpID = Self.passkeyRP.id
+                $0.passkeys.origins = [Self.passkeyRP.origin]
             }
             let samples = ContractSamples()
             let yaml = try await app.live { client in
@@ -169,6 +171,7 @@ struct ContractTests {
         try await exerciseAccountSessions(client, app: app, s)
         try await exerciseAdmin(client, app: app, s)
         try await exerciseWebhooks(client, app: app, s)
+        try await exercisePasskeys(client, app: app, s)
 
         // Last, the account goes.
         let last = try await s.send(client, .post, "/auth/signin", json: ["email": .string(email), "password": "another horse 5"])

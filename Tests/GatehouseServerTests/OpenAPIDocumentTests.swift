@@ -30,9 +30,13 @@ struct OpenAPIDocumentTests {
         return result
     }
 
-    /// With `GATEHOUSE_COMPAT_API_V1` on, every route is served; off, all but the seed 003 routes under `/api/v1`.
+    /// With `GATEHOUSE_COMPAT_API_V1` on (and passkeys), every route is served; off, all but the seed 003
+    /// routes under `/api/v1`.
     @Test(arguments: [true, false]) func describesExactlyTheRoutesServed(compat: Bool) async throws {
-        let app = try await TestApp.make { $0.compatAPIV1 = compat }
+        let app = try await TestApp.make {
+            $0.compatAPIV1 = compat
+            $0.passkeys.rpID = "gatehouse.test"
+        }
         try await app.router { client in
             let yaml = try await client.send(.get, "/openapi.yaml").bodyText
             let served = Set(app.built.routes.all.map { "\($0.method) \($0.path)" })

@@ -2,7 +2,7 @@
 # Fuzzes the running server against its own contract with schemathesis (PyPI): every operation in
 # /openapi.yaml, every check (a 5xx, a schema-valid request refused, a schema-violating one accepted,
 # an undocumented status or header, a method the document does not declare answered other than 405).
-# The server runs with the seed 003 API and phone sign-in on, so every documented operation answers,
+# The server runs with the seed 003 API, phone sign-in and passkeys on, so every documented operation answers,
 # and the protected operations get a signed-in user's bearer token. A fixed seed keeps CI repeatable.
 #
 #   Tests/contract/schemathesis.sh [path to the gatehouse binary]     (default .build/debug/gatehouse)
@@ -15,7 +15,8 @@ WORK=$(mktemp -d /tmp/gatehouse-schemathesis.XXXXXX)
 command -v st >/dev/null || { echo "schemathesis is not installed (pip install schemathesis)"; exit 1; }
 
 GATEHOUSE_DATA_DIR="$WORK/data" GATEHOUSE_HTTP_PORT=$PORT GATEHOUSE_LOG_LEVEL=warning GATEHOUSE_SCRYPT_LOG_N=10 \
-GATEHOUSE_COMPAT_API_V1=true GATEHOUSE_SMS_COUNTRIES=US,CA,GB GATEHOUSE_ISSUER="$BASE" GATEHOUSE_THROTTLE_DELAY_MS=0 \
+GATEHOUSE_COMPAT_API_V1=true GATEHOUSE_SMS_COUNTRIES=US,CA,GB GATEHOUSE_PASSKEY_RP_ID=localhost GATEHOUSE_ISSUER="$BASE" \
+GATEHOUSE_THROTTLE_DELAY_MS=0 \
     "$BIN" serve >"$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT

@@ -410,6 +410,360 @@ extension Components {
                 case requestId = "request_id"
             }
         }
+        /// Bytes as unpadded base64url (RFC 4648 §5), as WebAuthn's JSON forms carry them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Base64URL`.
+        package typealias Base64URL = Swift.String
+        /// A credential id, the unpadded base64url of 16 to 1023 bytes.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyCredentialID`.
+        package typealias PasskeyCredentialID = Swift.String
+        /// - Remark: Generated from `#/components/schemas/PublicKeyCredentialType`.
+        @frozen package enum PublicKeyCredentialType: String, Codable, Hashable, Sendable, CaseIterable {
+            case publicKey = "public-key"
+        }
+        /// `platform` or `cross-platform`, as the browser says; read by no check.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuthenticatorAttachment`.
+        package typealias AuthenticatorAttachment = Swift.String
+        /// - Remark: Generated from `#/components/schemas/PublicKeyCredentialDescriptor`.
+        package struct PublicKeyCredentialDescriptor: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PublicKeyCredentialDescriptor/type`.
+            package var _type: Components.Schemas.PublicKeyCredentialType
+            /// - Remark: Generated from `#/components/schemas/PublicKeyCredentialDescriptor/id`.
+            package var id: Components.Schemas.PasskeyCredentialID
+            /// - Remark: Generated from `#/components/schemas/PublicKeyCredentialDescriptor/transports`.
+            package var transports: [Swift.String]?
+            /// Creates a new `PublicKeyCredentialDescriptor`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - transports:
+            package init(
+                _type: Components.Schemas.PublicKeyCredentialType,
+                id: Components.Schemas.PasskeyCredentialID,
+                transports: [Swift.String]? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.transports = transports
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case transports
+            }
+        }
+        /// WebAuthn's `PublicKeyCredentialRequestOptionsJSON`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions`.
+        package struct PasskeyRequestOptions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/challenge`.
+            package var challenge: Components.Schemas.Base64URL
+            /// Milliseconds the challenge lives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/timeout`.
+            package var timeout: Swift.Int
+            /// GATEHOUSE_PASSKEY_RP_ID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/rpId`.
+            package var rpId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/userVerification`.
+            @frozen package enum UserVerificationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case required = "required"
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/userVerification`.
+            package var userVerification: Components.Schemas.PasskeyRequestOptions.UserVerificationPayload
+            /// Only when an `email` was sent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/allowCredentials`.
+            package var allowCredentials: [Components.Schemas.PublicKeyCredentialDescriptor]?
+            /// Creates a new `PasskeyRequestOptions`.
+            ///
+            /// - Parameters:
+            ///   - challenge:
+            ///   - timeout: Milliseconds the challenge lives.
+            ///   - rpId: GATEHOUSE_PASSKEY_RP_ID.
+            ///   - userVerification:
+            ///   - allowCredentials: Only when an `email` was sent.
+            package init(
+                challenge: Components.Schemas.Base64URL,
+                timeout: Swift.Int,
+                rpId: Swift.String,
+                userVerification: Components.Schemas.PasskeyRequestOptions.UserVerificationPayload,
+                allowCredentials: [Components.Schemas.PublicKeyCredentialDescriptor]? = nil
+            ) {
+                self.challenge = challenge
+                self.timeout = timeout
+                self.rpId = rpId
+                self.userVerification = userVerification
+                self.allowCredentials = allowCredentials
+            }
+            package enum CodingKeys: String, CodingKey {
+                case challenge
+                case timeout
+                case rpId
+                case userVerification
+                case allowCredentials
+            }
+        }
+        /// WebAuthn's `PublicKeyCredentialCreationOptionsJSON`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions`.
+        package struct PasskeyCreationOptions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp`.
+            package struct RpPayload: Codable, Hashable, Sendable {
+                /// GATEHOUSE_PASSKEY_RP_ID.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp/id`.
+                package var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp/name`.
+                package var name: Swift.String
+                /// Creates a new `RpPayload`.
+                ///
+                /// - Parameters:
+                ///   - id: GATEHOUSE_PASSKEY_RP_ID.
+                ///   - name:
+                package init(
+                    id: Swift.String,
+                    name: Swift.String
+                ) {
+                    self.id = id
+                    self.name = name
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp`.
+            package var rp: Components.Schemas.PasskeyCreationOptions.RpPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user`.
+            package struct UserPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/id`.
+                package var id: Components.Schemas.Base64URL
+                /// The account's email address, else its phone number, else its sub.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/name`.
+                package var name: Swift.String
+                /// The account's name
+                ///
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/displayName`.
+                package var displayName: Swift.String
+                /// Creates a new `UserPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name: The account's email address, else its phone number, else its sub.
+                ///   - displayName: The account's name
+                package init(
+                    id: Components.Schemas.Base64URL,
+                    name: Swift.String,
+                    displayName: Swift.String
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.displayName = displayName
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case displayName
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user`.
+            package var user: Components.Schemas.PasskeyCreationOptions.UserPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/challenge`.
+            package var challenge: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload`.
+            package struct PubKeyCredParamsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/type`.
+                package var _type: Components.Schemas.PublicKeyCredentialType
+                /// ES256, EdDSA, RS256 (COSE).
+                ///
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/alg`.
+                @frozen package enum AlgPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _n7 = -7
+                    case _n8 = -8
+                    case _n257 = -257
+                }
+                /// ES256, EdDSA, RS256 (COSE).
+                ///
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/alg`.
+                package var alg: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload.AlgPayload
+                /// Creates a new `PubKeyCredParamsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - alg: ES256, EdDSA, RS256 (COSE).
+                package init(
+                    _type: Components.Schemas.PublicKeyCredentialType,
+                    alg: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload.AlgPayload
+                ) {
+                    self._type = _type
+                    self.alg = alg
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case alg
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/pubKeyCredParams`.
+            package typealias PubKeyCredParamsPayload = [Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/pubKeyCredParams`.
+            package var pubKeyCredParams: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayload
+            /// Milliseconds the challenge lives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/timeout`.
+            package var timeout: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/excludeCredentials`.
+            package var excludeCredentials: [Components.Schemas.PublicKeyCredentialDescriptor]
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection`.
+            package struct AuthenticatorSelectionPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/residentKey`.
+                @frozen package enum ResidentKeyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case required = "required"
+                }
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/residentKey`.
+                package var residentKey: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload.ResidentKeyPayload
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/requireResidentKey`.
+                package var requireResidentKey: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/userVerification`.
+                @frozen package enum UserVerificationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case required = "required"
+                }
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/userVerification`.
+                package var userVerification: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload.UserVerificationPayload
+                /// Creates a new `AuthenticatorSelectionPayload`.
+                ///
+                /// - Parameters:
+                ///   - residentKey:
+                ///   - requireResidentKey:
+                ///   - userVerification:
+                package init(
+                    residentKey: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload.ResidentKeyPayload,
+                    requireResidentKey: Swift.Bool,
+                    userVerification: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload.UserVerificationPayload
+                ) {
+                    self.residentKey = residentKey
+                    self.requireResidentKey = requireResidentKey
+                    self.userVerification = userVerification
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case residentKey
+                    case requireResidentKey
+                    case userVerification
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection`.
+            package var authenticatorSelection: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/attestation`.
+            @frozen package enum AttestationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case none = "none"
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/attestation`.
+            package var attestation: Components.Schemas.PasskeyCreationOptions.AttestationPayload
+            /// Creates a new `PasskeyCreationOptions`.
+            ///
+            /// - Parameters:
+            ///   - rp:
+            ///   - user:
+            ///   - challenge:
+            ///   - pubKeyCredParams:
+            ///   - timeout: Milliseconds the challenge lives.
+            ///   - excludeCredentials:
+            ///   - authenticatorSelection:
+            ///   - attestation:
+            package init(
+                rp: Components.Schemas.PasskeyCreationOptions.RpPayload,
+                user: Components.Schemas.PasskeyCreationOptions.UserPayload,
+                challenge: Components.Schemas.Base64URL,
+                pubKeyCredParams: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayload,
+                timeout: Swift.Int,
+                excludeCredentials: [Components.Schemas.PublicKeyCredentialDescriptor],
+                authenticatorSelection: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload,
+                attestation: Components.Schemas.PasskeyCreationOptions.AttestationPayload
+            ) {
+                self.rp = rp
+                self.user = user
+                self.challenge = challenge
+                self.pubKeyCredParams = pubKeyCredParams
+                self.timeout = timeout
+                self.excludeCredentials = excludeCredentials
+                self.authenticatorSelection = authenticatorSelection
+                self.attestation = attestation
+            }
+            package enum CodingKeys: String, CodingKey {
+                case rp
+                case user
+                case challenge
+                case pubKeyCredParams
+                case timeout
+                case excludeCredentials
+                case authenticatorSelection
+                case attestation
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Passkey`.
+        package struct Passkey: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Passkey/id`.
+            package var id: Components.Schemas.PasskeyCredentialID
+            /// - Remark: Generated from `#/components/schemas/Passkey/name`.
+            package var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Passkey/created_at`.
+            package var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Passkey/last_used_at`.
+            package var lastUsedAt: Foundation.Date?
+            /// The authenticator's transport hints, e.g. internal, hybrid.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Passkey/transports`.
+            package var transports: [Swift.String]
+            /// Whether the passkey is synced (its authenticator says it is backed up).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Passkey/backed_up`.
+            package var backedUp: Swift.Bool
+            /// Its counter went backwards: it is refused from now on; remove it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Passkey/flagged`.
+            package var flagged: Swift.Bool
+            /// Creates a new `Passkey`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - lastUsedAt:
+            ///   - transports: The authenticator's transport hints, e.g. internal, hybrid.
+            ///   - backedUp: Whether the passkey is synced (its authenticator says it is backed up).
+            ///   - flagged: Its counter went backwards: it is refused from now on; remove it.
+            package init(
+                id: Components.Schemas.PasskeyCredentialID,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date? = nil,
+                transports: [Swift.String],
+                backedUp: Swift.Bool,
+                flagged: Swift.Bool
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.transports = transports
+                self.backedUp = backedUp
+                self.flagged = flagged
+            }
+            package enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt = "created_at"
+                case lastUsedAt = "last_used_at"
+                case transports
+                case backedUp = "backed_up"
+                case flagged
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Email`.
         package typealias Email = Swift.String
         /// At least 8 characters with a digit by default (configurable: `GATEHOUSE_PASSWORD_*`); the common

@@ -2018,6 +2018,494 @@ package enum Operations {
             }
         }
     }
+    /// WebAuthn's `PublicKeyCredentialRequestOptionsJSON` for a passkey sign-in.
+    ///
+    /// Without `email` (or without a body), no `allowCredentials`: the authenticator offers its discoverable
+    /// credentials. With `email`, that account's passkeys (those not flagged) as `allowCredentials`; an address
+    /// without any, or without an account, gets one decoy derived from it, so the answer does not say which
+    /// addresses have accounts. The challenge is sealed (nothing is stored), lives 5 minutes and is spent by
+    /// the one sign-in it completes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/options`.
+    /// - Remark: Generated from `#/paths//auth/passkey/options/post(passkeySignInOptions)`.
+    package enum PasskeySignInOptions {
+        package static let id: Swift.String = "passkeySignInOptions"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkey/options/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkey/options/POST/requestBody/json`.
+                package struct JsonPayload: Codable, Hashable, Sendable {
+                    /// The address the user typed; `null` is as absent.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkey/options/POST/requestBody/json/email`.
+                    package var email: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - email: The address the user typed; `null` is as absent.
+                    package init(email: Swift.String? = nil) {
+                        self.email = email
+                    }
+                    package enum CodingKeys: String, CodingKey {
+                        case email
+                    }
+                }
+                /// - Remark: Generated from `#/paths/auth/passkey/options/POST/requestBody/content/application\/json`.
+                case json(Operations.PasskeySignInOptions.Input.Body.JsonPayload)
+            }
+            package var body: Operations.PasskeySignInOptions.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - body:
+            package init(body: Operations.PasskeySignInOptions.Input.Body? = nil) {
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkey/options/post(passkeySignInOptions)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.PasskeySignInOptions.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.PasskeySignInOptions.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
+    /// Sign in with a passkey's `AuthenticationResponseJSON` (what `credential.toJSON()` gives).
+    ///
+    /// Every check of WebAuthn's §7.2: the challenge (ours, for a sign-in, unexpired, used once on any
+    /// instance), the origin (`GATEHOUSE_PASSKEY_ORIGINS`, else the issuer's), the RP id hash, user presence
+    /// and verification, the signature, the user handle, and the credential belonging to the account the
+    /// options named. A counter that goes backwards flags the passkey, which is refused from then on. A passkey
+    /// sign-in is never asked for a second factor. Failures count against the client's address.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/signin`.
+    /// - Remark: Generated from `#/paths//auth/passkey/signin/post(signInWithPasskey)`.
+    package enum SignInWithPasskey {
+        package static let id: Swift.String = "signInWithPasskey"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json`.
+                package struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/id`.
+                    package var id: Components.Schemas.PasskeyCredentialID
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/rawId`.
+                    package var rawId: Components.Schemas.PasskeyCredentialID
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/type`.
+                    package var _type: Components.Schemas.PublicKeyCredentialType
+                    /// WebAuthn's `AuthenticatorAssertionResponseJSON`.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response`.
+                    package struct ResponsePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response/clientDataJSON`.
+                        package var clientDataJSON: Components.Schemas.Base64URL
+                        /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response/authenticatorData`.
+                        package var authenticatorData: Components.Schemas.Base64URL
+                        /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response/signature`.
+                        package var signature: Components.Schemas.Base64URL
+                        /// The user handle (base64url); when given, it must be the passkey's user's.
+                        ///
+                        /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response/userHandle`.
+                        package var userHandle: Swift.String?
+                        /// Creates a new `ResponsePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - clientDataJSON:
+                        ///   - authenticatorData:
+                        ///   - signature:
+                        ///   - userHandle: The user handle (base64url); when given, it must be the passkey's user's.
+                        package init(
+                            clientDataJSON: Components.Schemas.Base64URL,
+                            authenticatorData: Components.Schemas.Base64URL,
+                            signature: Components.Schemas.Base64URL,
+                            userHandle: Swift.String? = nil
+                        ) {
+                            self.clientDataJSON = clientDataJSON
+                            self.authenticatorData = authenticatorData
+                            self.signature = signature
+                            self.userHandle = userHandle
+                        }
+                        package enum CodingKeys: String, CodingKey {
+                            case clientDataJSON
+                            case authenticatorData
+                            case signature
+                            case userHandle
+                        }
+                    }
+                    /// WebAuthn's `AuthenticatorAssertionResponseJSON`.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/response`.
+                    package var response: Operations.SignInWithPasskey.Input.Body.JsonPayload.ResponsePayload
+                    /// Read by no check.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/clientExtensionResults`.
+                    package var clientExtensionResults: OpenAPIRuntime.OpenAPIObjectContainer?
+                    /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/json/authenticatorAttachment`.
+                    package var authenticatorAttachment: Components.Schemas.AuthenticatorAttachment?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - id:
+                    ///   - rawId:
+                    ///   - _type:
+                    ///   - response: WebAuthn's `AuthenticatorAssertionResponseJSON`.
+                    ///   - clientExtensionResults: Read by no check.
+                    ///   - authenticatorAttachment:
+                    package init(
+                        id: Components.Schemas.PasskeyCredentialID,
+                        rawId: Components.Schemas.PasskeyCredentialID,
+                        _type: Components.Schemas.PublicKeyCredentialType,
+                        response: Operations.SignInWithPasskey.Input.Body.JsonPayload.ResponsePayload,
+                        clientExtensionResults: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                        authenticatorAttachment: Components.Schemas.AuthenticatorAttachment? = nil
+                    ) {
+                        self.id = id
+                        self.rawId = rawId
+                        self._type = _type
+                        self.response = response
+                        self.clientExtensionResults = clientExtensionResults
+                        self.authenticatorAttachment = authenticatorAttachment
+                    }
+                    package enum CodingKeys: String, CodingKey {
+                        case id
+                        case rawId
+                        case _type = "type"
+                        case response
+                        case clientExtensionResults
+                        case authenticatorAttachment
+                    }
+                }
+                /// - Remark: Generated from `#/paths/auth/passkey/signin/POST/requestBody/content/application\/json`.
+                case json(Operations.SignInWithPasskey.Input.Body.JsonPayload)
+            }
+            package var body: Operations.SignInWithPasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - body:
+            package init(body: Operations.SignInWithPasskey.Input.Body) {
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkey/signin/post(signInWithPasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.SignInWithPasskey.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.SignInWithPasskey.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
+    /// WebAuthn's `PublicKeyCredentialCreationOptionsJSON` for adding a passkey to the signed-in account.
+    ///
+    /// A resident key and user verification required, ES256, EdDSA and RS256 offered, `attestation: none`, the
+    /// caller's passkeys in `excludeCredentials`. The challenge is bound to the caller and lives 5 minutes. A body,
+    /// if sent, is not read.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys/options`.
+    /// - Remark: Generated from `#/paths//me/passkeys/options/post(passkeyRegistrationOptions)`.
+    package enum PasskeyRegistrationOptions {
+        package static let id: Swift.String = "passkeyRegistrationOptions"
+        package struct Input: Sendable, Hashable {
+            /// Creates a new `Input`.
+            package init() {}
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//me/passkeys/options/post(passkeyRegistrationOptions)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.PasskeyRegistrationOptions.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.PasskeyRegistrationOptions.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
+    /// The signed-in user's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/get(listPasskeys)`.
+    package enum ListPasskeys {
+        package static let id: Swift.String = "listPasskeys"
+        package struct Input: Sendable, Hashable {
+            /// Creates a new `Input`.
+            package init() {}
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//me/passkeys/get(listPasskeys)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.ListPasskeys.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.ListPasskeys.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
+    /// Add a passkey from its `RegistrationResponseJSON` (what `credential.toJSON()` gives), with an optional name.
+    ///
+    /// Every check of WebAuthn's §7.1 but the attestation statement's (`attestation: none` is asked for): the
+    /// challenge (issued to the caller, for a registration, unexpired, used once), the origin, the RP id hash,
+    /// user presence and verification, the attested credential's id (`id`), and a public key of an offered
+    /// algorithm. `response.transports` is kept as hints (at most 8, each of letters and `-`, at most 32
+    /// characters; others are dropped).
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/post(registerPasskey)`.
+    package enum RegisterPasskey {
+        package static let id: Swift.String = "registerPasskey"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json`.
+                package struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/id`.
+                    package var id: Components.Schemas.PasskeyCredentialID
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/rawId`.
+                    package var rawId: Components.Schemas.PasskeyCredentialID
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/type`.
+                    package var _type: Components.Schemas.PublicKeyCredentialType
+                    /// WebAuthn's `AuthenticatorAttestationResponseJSON`.
+                    ///
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/response`.
+                    package struct ResponsePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/response/clientDataJSON`.
+                        package var clientDataJSON: Components.Schemas.Base64URL
+                        /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/response/attestationObject`.
+                        package var attestationObject: Components.Schemas.Base64URL
+                        /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/response/transports`.
+                        package var transports: [Swift.String]?
+                        /// Creates a new `ResponsePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - clientDataJSON:
+                        ///   - attestationObject:
+                        ///   - transports:
+                        package init(
+                            clientDataJSON: Components.Schemas.Base64URL,
+                            attestationObject: Components.Schemas.Base64URL,
+                            transports: [Swift.String]? = nil
+                        ) {
+                            self.clientDataJSON = clientDataJSON
+                            self.attestationObject = attestationObject
+                            self.transports = transports
+                        }
+                        package enum CodingKeys: String, CodingKey {
+                            case clientDataJSON
+                            case attestationObject
+                            case transports
+                        }
+                    }
+                    /// WebAuthn's `AuthenticatorAttestationResponseJSON`.
+                    ///
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/response`.
+                    package var response: Operations.RegisterPasskey.Input.Body.JsonPayload.ResponsePayload
+                    /// Read by no check.
+                    ///
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/clientExtensionResults`.
+                    package var clientExtensionResults: OpenAPIRuntime.OpenAPIObjectContainer?
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/authenticatorAttachment`.
+                    package var authenticatorAttachment: Components.Schemas.AuthenticatorAttachment?
+                    /// Gatehouse's own member: a name for the passkey, trimmed; "Passkey" when absent or blank.
+                    ///
+                    /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/json/name`.
+                    package var name: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - id:
+                    ///   - rawId:
+                    ///   - _type:
+                    ///   - response: WebAuthn's `AuthenticatorAttestationResponseJSON`.
+                    ///   - clientExtensionResults: Read by no check.
+                    ///   - authenticatorAttachment:
+                    ///   - name: Gatehouse's own member: a name for the passkey, trimmed; "Passkey" when absent or blank.
+                    package init(
+                        id: Components.Schemas.PasskeyCredentialID,
+                        rawId: Components.Schemas.PasskeyCredentialID,
+                        _type: Components.Schemas.PublicKeyCredentialType,
+                        response: Operations.RegisterPasskey.Input.Body.JsonPayload.ResponsePayload,
+                        clientExtensionResults: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                        authenticatorAttachment: Components.Schemas.AuthenticatorAttachment? = nil,
+                        name: Swift.String? = nil
+                    ) {
+                        self.id = id
+                        self.rawId = rawId
+                        self._type = _type
+                        self.response = response
+                        self.clientExtensionResults = clientExtensionResults
+                        self.authenticatorAttachment = authenticatorAttachment
+                        self.name = name
+                    }
+                    package enum CodingKeys: String, CodingKey {
+                        case id
+                        case rawId
+                        case _type = "type"
+                        case response
+                        case clientExtensionResults
+                        case authenticatorAttachment
+                        case name
+                    }
+                }
+                /// - Remark: Generated from `#/paths/me/passkeys/POST/requestBody/content/application\/json`.
+                case json(Operations.RegisterPasskey.Input.Body.JsonPayload)
+            }
+            package var body: Operations.RegisterPasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - body:
+            package init(body: Operations.RegisterPasskey.Input.Body) {
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//me/passkeys/post(registerPasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RegisterPasskey.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RegisterPasskey.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
+    /// Remove one of the signed-in user's passkeys.
+    ///
+    /// An unknown id and another user's passkey get the same 404.
+    ///
+    /// - Remark: HTTP `DELETE /me/passkeys/{id}`.
+    /// - Remark: Generated from `#/paths//me/passkeys/{id}/delete(removePasskey)`.
+    package enum RemovePasskey {
+        package static let id: Swift.String = "removePasskey"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/passkeys/{id}/DELETE/path`.
+            package struct Path: Sendable, Hashable {
+                /// The passkey's credential id (its `id`).
+                ///
+                /// - Remark: Generated from `#/paths/me/passkeys/{id}/DELETE/path/id`.
+                package var id: Components.Schemas.PasskeyCredentialID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The passkey's credential id (its `id`).
+                package init(id: Components.Schemas.PasskeyCredentialID) {
+                    self.id = id
+                }
+            }
+            package var path: Operations.RemovePasskey.Input.Path
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            package init(path: Operations.RemovePasskey.Input.Path) {
+                self.path = path
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Default: Sendable, Hashable {
+                /// Creates a new `Default`.
+                package init() {}
+            }
+            /// Written by hand (Server/Contract).
+            ///
+            /// - Remark: Generated from `#/paths//me/passkeys/{id}/delete(removePasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Operations.RemovePasskey.Output.Default)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            package var `default`: Operations.RemovePasskey.Output.Default {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    }
+                }
+            }
+        }
+    }
     /// Seed 003 (Hero365): exchange an Apple identity token, answered in the seed's shape.
     ///
     /// Served only with `GATEHOUSE_COMPAT_API_V1=true` (404 otherwise). The same verification and account

@@ -320,6 +320,64 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /me/email/verify`.
     /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)`.
     func verifyEmailChange(_ input: Operations.VerifyEmailChange.Input) async throws -> Operations.VerifyEmailChange.Output
+    /// WebAuthn's `PublicKeyCredentialRequestOptionsJSON` for a passkey sign-in.
+    ///
+    /// Without `email` (or without a body), no `allowCredentials`: the authenticator offers its discoverable
+    /// credentials. With `email`, that account's passkeys (those not flagged) as `allowCredentials`; an address
+    /// without any, or without an account, gets one decoy derived from it, so the answer does not say which
+    /// addresses have accounts. The challenge is sealed (nothing is stored), lives 5 minutes and is spent by
+    /// the one sign-in it completes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/options`.
+    /// - Remark: Generated from `#/paths//auth/passkey/options/post(passkeySignInOptions)`.
+    func passkeySignInOptions(_ input: Operations.PasskeySignInOptions.Input) async throws -> Operations.PasskeySignInOptions.Output
+    /// Sign in with a passkey's `AuthenticationResponseJSON` (what `credential.toJSON()` gives).
+    ///
+    /// Every check of WebAuthn's §7.2: the challenge (ours, for a sign-in, unexpired, used once on any
+    /// instance), the origin (`GATEHOUSE_PASSKEY_ORIGINS`, else the issuer's), the RP id hash, user presence
+    /// and verification, the signature, the user handle, and the credential belonging to the account the
+    /// options named. A counter that goes backwards flags the passkey, which is refused from then on. A passkey
+    /// sign-in is never asked for a second factor. Failures count against the client's address.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/signin`.
+    /// - Remark: Generated from `#/paths//auth/passkey/signin/post(signInWithPasskey)`.
+    func signInWithPasskey(_ input: Operations.SignInWithPasskey.Input) async throws -> Operations.SignInWithPasskey.Output
+    /// WebAuthn's `PublicKeyCredentialCreationOptionsJSON` for adding a passkey to the signed-in account.
+    ///
+    /// A resident key and user verification required, ES256, EdDSA and RS256 offered, `attestation: none`, the
+    /// caller's passkeys in `excludeCredentials`. The challenge is bound to the caller and lives 5 minutes. A body,
+    /// if sent, is not read.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys/options`.
+    /// - Remark: Generated from `#/paths//me/passkeys/options/post(passkeyRegistrationOptions)`.
+    func passkeyRegistrationOptions(_ input: Operations.PasskeyRegistrationOptions.Input) async throws -> Operations.PasskeyRegistrationOptions.Output
+    /// The signed-in user's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/get(listPasskeys)`.
+    func listPasskeys(_ input: Operations.ListPasskeys.Input) async throws -> Operations.ListPasskeys.Output
+    /// Add a passkey from its `RegistrationResponseJSON` (what `credential.toJSON()` gives), with an optional name.
+    ///
+    /// Every check of WebAuthn's §7.1 but the attestation statement's (`attestation: none` is asked for): the
+    /// challenge (issued to the caller, for a registration, unexpired, used once), the origin, the RP id hash,
+    /// user presence and verification, the attested credential's id (`id`), and a public key of an offered
+    /// algorithm. `response.transports` is kept as hints (at most 8, each of letters and `-`, at most 32
+    /// characters; others are dropped).
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/post(registerPasskey)`.
+    func registerPasskey(_ input: Operations.RegisterPasskey.Input) async throws -> Operations.RegisterPasskey.Output
+    /// Remove one of the signed-in user's passkeys.
+    ///
+    /// An unknown id and another user's passkey get the same 404.
+    ///
+    /// - Remark: HTTP `DELETE /me/passkeys/{id}`.
+    /// - Remark: Generated from `#/paths//me/passkeys/{id}/delete(removePasskey)`.
+    func removePasskey(_ input: Operations.RemovePasskey.Input) async throws -> Operations.RemovePasskey.Output
     /// Seed 003 (Hero365): exchange an Apple identity token, answered in the seed's shape.
     ///
     /// Served only with `GATEHOUSE_COMPAT_API_V1=true` (404 otherwise). The same verification and account
@@ -867,6 +925,76 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//me/email/verify/post(verifyEmailChange)`.
     package func verifyEmailChange(body: Operations.VerifyEmailChange.Input.Body) async throws -> Operations.VerifyEmailChange.Output {
         try await verifyEmailChange(Operations.VerifyEmailChange.Input(body: body))
+    }
+    /// WebAuthn's `PublicKeyCredentialRequestOptionsJSON` for a passkey sign-in.
+    ///
+    /// Without `email` (or without a body), no `allowCredentials`: the authenticator offers its discoverable
+    /// credentials. With `email`, that account's passkeys (those not flagged) as `allowCredentials`; an address
+    /// without any, or without an account, gets one decoy derived from it, so the answer does not say which
+    /// addresses have accounts. The challenge is sealed (nothing is stored), lives 5 minutes and is spent by
+    /// the one sign-in it completes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/options`.
+    /// - Remark: Generated from `#/paths//auth/passkey/options/post(passkeySignInOptions)`.
+    package func passkeySignInOptions(body: Operations.PasskeySignInOptions.Input.Body? = nil) async throws -> Operations.PasskeySignInOptions.Output {
+        try await passkeySignInOptions(Operations.PasskeySignInOptions.Input(body: body))
+    }
+    /// Sign in with a passkey's `AuthenticationResponseJSON` (what `credential.toJSON()` gives).
+    ///
+    /// Every check of WebAuthn's §7.2: the challenge (ours, for a sign-in, unexpired, used once on any
+    /// instance), the origin (`GATEHOUSE_PASSKEY_ORIGINS`, else the issuer's), the RP id hash, user presence
+    /// and verification, the signature, the user handle, and the credential belonging to the account the
+    /// options named. A counter that goes backwards flags the passkey, which is refused from then on. A passkey
+    /// sign-in is never asked for a second factor. Failures count against the client's address.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkey/signin`.
+    /// - Remark: Generated from `#/paths//auth/passkey/signin/post(signInWithPasskey)`.
+    package func signInWithPasskey(body: Operations.SignInWithPasskey.Input.Body) async throws -> Operations.SignInWithPasskey.Output {
+        try await signInWithPasskey(Operations.SignInWithPasskey.Input(body: body))
+    }
+    /// WebAuthn's `PublicKeyCredentialCreationOptionsJSON` for adding a passkey to the signed-in account.
+    ///
+    /// A resident key and user verification required, ES256, EdDSA and RS256 offered, `attestation: none`, the
+    /// caller's passkeys in `excludeCredentials`. The challenge is bound to the caller and lives 5 minutes. A body,
+    /// if sent, is not read.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys/options`.
+    /// - Remark: Generated from `#/paths//me/passkeys/options/post(passkeyRegistrationOptions)`.
+    package func passkeyRegistrationOptions() async throws -> Operations.PasskeyRegistrationOptions.Output {
+        try await passkeyRegistrationOptions(Operations.PasskeyRegistrationOptions.Input())
+    }
+    /// The signed-in user's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/get(listPasskeys)`.
+    package func listPasskeys() async throws -> Operations.ListPasskeys.Output {
+        try await listPasskeys(Operations.ListPasskeys.Input())
+    }
+    /// Add a passkey from its `RegistrationResponseJSON` (what `credential.toJSON()` gives), with an optional name.
+    ///
+    /// Every check of WebAuthn's §7.1 but the attestation statement's (`attestation: none` is asked for): the
+    /// challenge (issued to the caller, for a registration, unexpired, used once), the origin, the RP id hash,
+    /// user presence and verification, the attested credential's id (`id`), and a public key of an offered
+    /// algorithm. `response.transports` is kept as hints (at most 8, each of letters and `-`, at most 32
+    /// characters; others are dropped).
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/passkeys`.
+    /// - Remark: Generated from `#/paths//me/passkeys/post(registerPasskey)`.
+    package func registerPasskey(body: Operations.RegisterPasskey.Input.Body) async throws -> Operations.RegisterPasskey.Output {
+        try await registerPasskey(Operations.RegisterPasskey.Input(body: body))
+    }
+    /// Remove one of the signed-in user's passkeys.
+    ///
+    /// An unknown id and another user's passkey get the same 404.
+    ///
+    /// - Remark: HTTP `DELETE /me/passkeys/{id}`.
+    /// - Remark: Generated from `#/paths//me/passkeys/{id}/delete(removePasskey)`.
+    package func removePasskey(path: Operations.RemovePasskey.Input.Path) async throws -> Operations.RemovePasskey.Output {
+        try await removePasskey(Operations.RemovePasskey.Input(path: path))
     }
     /// Seed 003 (Hero365): exchange an Apple identity token, answered in the seed's shape.
     ///

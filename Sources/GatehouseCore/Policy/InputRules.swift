@@ -7,19 +7,21 @@ enum InputRules {
     static let maxDisplayNameLength = 256
 
     /// A display name as stored: trimmed, `nil` when empty.
-    /// - Parameter raw: What the client sent, if anything.
+    /// - Parameters:
+    ///   - raw: What the client sent, if anything.
+    ///   - member: The request member it came in, for the refusal's message.
     /// - Returns: The trimmed name, or `nil` for none.
     /// - Throws: `invalid_request` for a name over 256 characters or one with control characters.
-    static func displayName(_ raw: String?) throws(GatehouseError) -> String? {
+    static func displayName(_ raw: String?, member: String = "full_name") throws(GatehouseError) -> String? {
         guard let raw else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
-        guard trimmed.unicodeScalars.count <= maxDisplayNameLength else { throw .invalidRequest("'full_name' is longer than 256 characters.") }
+        guard trimmed.unicodeScalars.count <= maxDisplayNameLength else { throw .invalidRequest("'\(member)' is longer than 256 characters.") }
         let hasControl = trimmed.unicodeScalars.contains { scalar in
             scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format && scalar != "\u{200D}"
         }
         guard !hasControl else {
-            throw .invalidRequest("'full_name' contains control characters.")
+            throw .invalidRequest("'\(member)' contains control characters.")
         }
         return trimmed
     }

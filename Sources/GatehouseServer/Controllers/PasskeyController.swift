@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import Hummingbird
@@ -25,20 +26,15 @@ struct PasskeyController {
     }
 
     @Sendable func signInOptions(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        var email: String?
-        if let value = try await body.jsonValue(from: request) {
-            guard case .object(let fields) = value else { throw GatehouseError.invalidRequest("The body must be a JSON object.") }
-            if let given = fields["email"] {
-                guard let text = given.stringValue, text.utf8.count <= 320 else { throw GatehouseError.invalidRequest("'email' must be a string.") }
-                email = text
-            }
-        }
-        return JSONResponse.make(body: try await passkeys.authenticationOptions(email: email).serialized())
+        let input = try await body.decodeIfPresent(Operations.PasskeySignInOptions.Input.Body.JsonPayload.self, from: request)
+        return JSONResponse.make(body: try await passkeys.authenticationOptions(email: input?.email).serialized())
     }
 
+    /// The credential's declared members are checked by the body reader against the document; the use
+    /// case verifies the credential from its JSON, as WebAuthn defines it.
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        guard let value = try await body.jsonValue(from: request) else { throw GatehouseError.invalidRequest("The request body is empty.") }
-        let tokens = try await passkeys.signIn(response: value, client: context.client, logger: context.logger)
+        let input = try await body.decodeWithJSON(Operations.SignInWithPasskey.Input.Body.JsonPayload.self, from: request)
+        let tokens = try await passkeys.signIn(response: input.json, client: context.client, logger: context.logger)
         return TokenResponse(tokens).fastResponse()
     }
 
@@ -47,13 +43,14 @@ struct PasskeyController {
     }
 
     @Sendable func register(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        guard let value = try await body.jsonValue(from: request) else { throw GatehouseError.invalidRequest("The request body is empty.") }
-        var name: String?
-        if case .object(let fields) = value, let given = fields["name"] {
-            guard let text = given.stringValue else { throw GatehouseError.invalidRequest("'name' must be a string.") }
-            name = text
-        }
-        let record = try await passkeys.register(for: context.principal, response: value, name: name, client: context.client, logger: context.logger)
+        let input = try await body.decodeWithJSON(Operations.RegisterPasskey.Input.Body.JsonPayload.self, from: request)
+        let record = try await passkeys.register(
+            for: context.principal,
+            response: input.json,
+            name: input.body.name,
+            client: context.client,
+            logger: context.logger
+        )
         return JSONResponse.make(.created, body: Self.render(record).serialized())
     }
 

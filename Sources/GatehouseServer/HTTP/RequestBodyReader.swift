@@ -46,28 +46,28 @@ struct RequestBodyReader: Sendable {
         return try decode(type, json: buffer)
     }
 
-    /// A JSON body as a value, for bodies whose shape is another standard's (WebAuthn's JSON forms):
-    /// strict parsing, as ``decode(_:from:)``; `nil` for an empty body.
-    /// - Parameter request: The request.
-    /// - Returns: The value, or `nil` when the body is empty.
-    /// - Throws: ``TransportError`` (413, 415) or `GatehouseError.invalidRequest`.
-    func jsonValue(from request: Request) async throws -> JSONValue? {
-        let buffer = try await collect(request)
-        guard buffer.readableBytes > 0 else { return nil }
+    /// Decodes a JSON body into a contract request type, as ``decode(_:from:)``, and hands back the
+    /// body as a value too: for bodies that carry another standard's JSON (WebAuthn's credentials),
+    /// which the use case verifies from the JSON itself once the declared members have passed.
+    /// - Parameters:
+    ///   - type: The request type.
+    ///   - request: The request.
+    /// - Returns: The decoded body and the same body as a value.
+    /// - Throws: As ``decode(_:from:)``.
+    func decodeWithJSON<Body: ContractRequest>(_ type: Body.Type, from request: Request) async throws -> (body: Body, json: JSONValue) {
         guard let contentType = request.headers[.contentType], Self.isJSON(contentType) else {
             throw TransportError(.unsupportedMediaType, "Send the body as application/json.")
         }
-        do {
-            return try buffer.withUnsafeReadableBytes { raw in
-                try StrictJSONParser(maxDepth: 16).parse(UnsafeRawBufferPointer(raw).bindMemory(to: UInt8.self))
-            }
-        } catch let failure as StrictJSONParser.Failure {
-            throw GatehouseError.invalidRequest("The body is not valid JSON: \(failure.reason).")
-        }
+        return try decodeKeepingJSON(type, json: try await collect(request))
     }
 
     /// Decodes a collected JSON body into a contract request type.
     private func decode<Body: ContractRequest>(_ type: Body.Type, json buffer: ByteBuffer) throws -> Body {
+        try decodeKeepingJSON(type, json: buffer).body
+    }
+
+    /// Decodes a collected JSON body into a contract request type, keeping the parsed value.
+    private func decodeKeepingJSON<Body: ContractRequest>(_ type: Body.Type, json buffer: ByteBuffer) throws -> (body: Body, json: JSONValue) {
         guard buffer.readableBytes > 0 else { throw GatehouseError.invalidRequest("The request body is empty.") }
         let value: JSONValue
         do {
@@ -82,10 +82,26 @@ struct RequestBodyReader: Sendable {
             try Self.check(field, in: object, cap: limit)
         }
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
+            return (try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView)), value)
         } catch {
-            throw GatehouseError.invalidRequest("The body does not have the members this endpoint expects.")
+            guard let member = Self.member(of: error) else {
+                throw GatehouseError.invalidRequest("The body does not have the members this endpoint expects.")
+            }
+            throw GatehouseError.invalidRequest("'\(member)' is missing or not of the type this endpoint expects.")
         }
+    }
+
+    /// The member a decoding failure is about, as a dotted path (`response.signature`), if it names one.
+    /// - Parameter error: What the decoder threw.
+    /// - Returns: The path, or nil.
+    static func member(of error: any Error) -> String? {
+        let path: [any CodingKey]
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: path = context.codingPath + [key]
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?: path = context.codingPath
+        default: return nil
+        }
+        return path.isEmpty ? nil : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 
     /// Checks one string member as the document declares it: present when required, a string (or

@@ -84,6 +84,9 @@ actor ContractSamples {
         ("/admin/users", "post", Operations.CreateAdminUser.Input.Body.JsonPayload.fields),
         ("/admin/users/{sub}", "patch", AdminUpdateUserRequest.fields),
         ("/admin/webhooks", "post", Operations.AddWebhook.Input.Body.JsonPayload.fields),
+        ("/auth/passkey/options", "post", Operations.PasskeySignInOptions.Input.Body.JsonPayload.fields),
+        ("/auth/passkey/signin", "post", Operations.SignInWithPasskey.Input.Body.JsonPayload.fields),
+        ("/me/passkeys", "post", Operations.RegisterPasskey.Input.Body.JsonPayload.fields),
     ]
 
     /// Everything as one JSON document.

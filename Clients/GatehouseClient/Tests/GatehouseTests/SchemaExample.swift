@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import Gatehouse
+
 /// JSON bodies built from a document schema, for the response checks: every documented property with a
 /// value of its documented type, plus variants that change one leaf, set one nullable leaf to `null`, or
 /// leave out every optional property.
@@ -84,6 +86,10 @@ struct SchemaExample {
         if let constant = schema["const"] as? String { return changed ? constant + "-changed" : constant }
         if let values = schema["enum"] as? [String], let first = values.first {
             return changed ? (values.dropFirst().first ?? first + "-changed") : first
+        }
+        // Bytes as base64url (WebAuthn's challenges, credential ids and user handles), which the SDK decodes.
+        if let pattern = schema["pattern"] as? String, pattern.hasPrefix("^[A-Za-z0-9_-]") {
+            return Base64URL.encode(Data((changed ? "\(name)-example-changed" : "\(name)-example").utf8))
         }
         if schema["format"] as? String == "date-time" { return changed ? "2027-01-02T03:04:05Z" : "2026-11-23T10:00:00Z" }
         return changed ? "\(name)-example-changed" : "\(name)-example"

@@ -4,8 +4,8 @@ import Testing
 @testable import Gatehouse
 
 /// The second factor's requests and answers against openapi.yaml, as ``ContractTests`` checks the others (the
-/// `mfa_token` of the error body is checked there, with every error's fields). Passkeys are not in the document:
-/// their bodies are WebAuthn's own JSON forms, checked against the server and its software authenticator instead
+/// `mfa_token` of the error body is checked there, with every error's fields). Passkeys' bodies are WebAuthn's own
+/// JSON forms (marked `x-webauthn` in the document), checked against the server and its software authenticator
 /// (``PasskeyEndToEndTests``).
 @Suite("Contract: the SDK's second-factor requests and models match openapi.yaml")
 struct SecondFactorContractTests {

@@ -87,6 +87,10 @@ enum RequestSchemas {
     static let mFACode: [ContractField] = [
         ContractField(name: "code", kind: .string, required: true, minLength: 1, maxLength: 32),
     ]
+    /// The members of `Operations.PasskeySignInOptions.Input.Body.JsonPayload`.
+    static let passkeySignInOptions: [ContractField] = [
+        ContractField(name: "email", kind: .string, nullable: true, maxLength: 254),
+    ]
     /// The members of `Components.RequestBodies.PhoneCode.JsonPayload`.
     static let phoneCode: [ContractField] = [
         ContractField(name: "phone", kind: .string, required: true, minLength: 1, maxLength: 64, pattern: #"^(\+|00)[1-9][0-9 ().-]*$"#),
@@ -108,6 +112,16 @@ enum RequestSchemas {
     /// The members of `Components.RequestBodies.RefreshToken.JsonPayload`.
     static let refreshToken: [ContractField] = [
         ContractField(name: "refresh_token", kind: .string, required: true, minLength: 1, maxLength: 8192),
+    ]
+    /// The members of `Operations.RegisterPasskey.Input.Body.JsonPayload`.
+    static let registerPasskey: [ContractField] = [
+        ContractField(name: "id", kind: .string, required: true, minLength: 22, maxLength: 1364, pattern: #"^[A-Za-z0-9_-]+$"#),
+        ContractField(name: "rawId", kind: .string, required: true, minLength: 22, maxLength: 1364, pattern: #"^[A-Za-z0-9_-]+$"#),
+        ContractField(name: "type", kind: .string, required: true),
+        ContractField(name: "response", kind: .decoded, required: true),
+        ContractField(name: "clientExtensionResults", kind: .decoded),
+        ContractField(name: "authenticatorAttachment", kind: .string, nullable: true, maxLength: 32),
+        ContractField(name: "name", kind: .string, maxLength: 256, pattern: #"^[^\x00-\x1f\x7f-\x9f]*$"#),
     ]
     /// The members of `Operations.ResetPassword.Input.Body.JsonPayload`.
     static let resetPassword: [ContractField] = [
@@ -134,6 +148,15 @@ enum RequestSchemas {
         ContractField(name: "nonce", kind: .string, minLength: 1, maxLength: 256),
         ContractField(name: "email", kind: .string),
         ContractField(name: "full_name", kind: .string, minLength: 1, maxLength: 1024, pattern: #"^[^\x00-\x1f\x7f-\x9f]*$"#),
+    ]
+    /// The members of `Operations.SignInWithPasskey.Input.Body.JsonPayload`.
+    static let signInWithPasskey: [ContractField] = [
+        ContractField(name: "id", kind: .string, required: true, minLength: 22, maxLength: 1364, pattern: #"^[A-Za-z0-9_-]+$"#),
+        ContractField(name: "rawId", kind: .string, required: true, minLength: 22, maxLength: 1364, pattern: #"^[A-Za-z0-9_-]+$"#),
+        ContractField(name: "type", kind: .string, required: true),
+        ContractField(name: "response", kind: .decoded, required: true),
+        ContractField(name: "clientExtensionResults", kind: .decoded),
+        ContractField(name: "authenticatorAttachment", kind: .string, nullable: true, maxLength: 32),
     ]
     /// The members of `Operations.SignUp.Input.Body.JsonPayload`.
     static let signUp: [ContractField] = [
@@ -188,6 +211,9 @@ enum RequestSchemas {
         ("/me/phone/verify", "post", phoneCode),
         ("/me/email", "post", changeEmail),
         ("/me/email/verify", "post", verifyEmailChange),
+        ("/auth/passkey/options", "post", passkeySignInOptions),
+        ("/auth/passkey/signin", "post", signInWithPasskey),
+        ("/me/passkeys", "post", registerPasskey),
         ("/api/v1/auth/apple/signin", "post", compatSignInWithApple),
         ("/api/v1/auth/google/signin", "post", compatSignInWithGoogle),
         ("/api/v1/auth/signup", "post", compatSignUp),
@@ -257,6 +283,10 @@ extension Components.RequestBodies.MFACode.JsonPayload: ContractRequest {
     public static var fields: [ContractField] { RequestSchemas.mFACode }
 }
 
+extension Operations.PasskeySignInOptions.Input.Body.JsonPayload: ContractRequest {
+    public static var fields: [ContractField] { RequestSchemas.passkeySignInOptions }
+}
+
 extension Components.RequestBodies.PhoneCode.JsonPayload: ContractRequest {
     public static var fields: [ContractField] { RequestSchemas.phoneCode }
 }
@@ -277,6 +307,10 @@ extension Components.RequestBodies.RefreshToken.JsonPayload: ContractRequest {
     public static var fields: [ContractField] { RequestSchemas.refreshToken }
 }
 
+extension Operations.RegisterPasskey.Input.Body.JsonPayload: ContractRequest {
+    public static var fields: [ContractField] { RequestSchemas.registerPasskey }
+}
+
 extension Operations.ResetPassword.Input.Body.JsonPayload: ContractRequest {
     public static var fields: [ContractField] { RequestSchemas.resetPassword }
 }
@@ -291,6 +325,10 @@ extension Operations.SignInWithApple.Input.Body.JsonPayload: ContractRequest {
 
 extension Operations.SignInWithGoogle.Input.Body.JsonPayload: ContractRequest {
     public static var fields: [ContractField] { RequestSchemas.signInWithGoogle }
+}
+
+extension Operations.SignInWithPasskey.Input.Body.JsonPayload: ContractRequest {
+    public static var fields: [ContractField] { RequestSchemas.signInWithPasskey }
 }
 
 extension Operations.SignUp.Input.Body.JsonPayload: ContractRequest {
