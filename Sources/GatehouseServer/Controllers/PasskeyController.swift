@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 import Hummingbird
@@ -39,7 +40,7 @@ struct PasskeyController {
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         guard let value = try await body.jsonValue(from: request) else { throw GatehouseError.invalidRequest("The request body is empty.") }
         let tokens = try await passkeys.signIn(response: value, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func registrationOptions(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 
@@ -11,7 +12,7 @@ final class RenderedProfiles: Sendable {
     /// - Throws: `EncodingError` (not for a profile).
     func body(for view: ProfileView) throws -> [UInt8] {
         if let cached = bodies.withLock({ $0[view.profile.sub] }), cached.view == view { return cached.body }
-        let body = try ProfileResponse(view).jsonBytes()
+        let body = try Components.Schemas.Profile(view).jsonBytes()
         bodies.withLock { bodies in
             if bodies.count >= 50_000 { bodies.removeAll(keepingCapacity: true) }
             bodies[view.profile.sub] = (view, body)
