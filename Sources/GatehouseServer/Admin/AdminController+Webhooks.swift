@@ -25,11 +25,4 @@ extension AdminController {
         try await administration.webhooks.remove(id: id)
         return JSONResponse.noContent()
     }
-
-    static func render(_ endpoint: WebhookEndpointRecord) -> [String: JSONValue] {
-        [
-            "id": .string(endpoint.id), "url": .string(endpoint.url), "events": .array(endpoint.events.map { .string($0.rawValue) }),
-            "created_at": AdminRendering.time(endpoint.createdAt), "disabled_at": AdminRendering.time(endpoint.disabledAt),
-        ]
-    }
 }
