@@ -86,6 +86,28 @@ struct ContractBodyTests {
         #expect(ResponseSchemas.auditPage.milliseconds == ["entries.at"] && ResponseSchemas.profile.milliseconds.isEmpty)
     }
 
+    /// A made-up body with an optional object, an array of objects and a time, for rules the document's schemas do not combine.
+    struct Sample: Encodable {
+        struct Inner: Encodable {
+            var b: String?
+            var at: Date?
+        }
+        var a: Inner?
+        var list: [Inner]
+        var numbers: [[Int]]
+    }
+
+    @Test func rulesFollowThePathAndSkipWhatIsNotThere() throws {
+        let rules = ResponseRules(nulls: ["a.b", "list.b", "missing", "numbers.x"], milliseconds: ["list.at"])
+        let absent = Sample(a: nil, list: [], numbers: [[1, 2], []])
+        #expect(try ContractEncoder.json(of: absent, rules: rules).serializedString() == #"{"list":[],"missing":null,"numbers":[[1,2],[]]}"#)
+        let present = Sample(a: .init(at: Self.instant), list: [.init(b: "x", at: Self.instant), .init()], numbers: [])
+        #expect(
+            try ContractEncoder.json(of: present, rules: rules).serializedString()
+                == #"{"a":{"at":"2026-11-18T11:06:40Z","b":null},"list":[{"at":"2026-11-18T11:06:40.987Z","b":"x"},{"b":null}],"missing":null,"numbers":[]}"#
+        )
+    }
+
     @Test func stringsAreWrittenAsTheContractHasThem() throws {
         let error = Components.Schemas._Error(error: .init(code: .invalidRequest, message: "Zoë ☃︎ 😀 \"q\" a\\b c/d\te\u{1}"))
         #expect(try Self.text(error) == #"{"error":{"code":"invalid_request","message":"Zoë ☃︎ 😀 \"q\" a\\b c/d\te\u0001"}}"#)

@@ -8,7 +8,7 @@ final class RenderedProfiles: Sendable {
 
     /// The JSON body of a profile view, rendered at most once per change.
     /// - Parameter view: The profile view.
-    /// - Returns: Its ``ProfileResponse`` JSON.
+    /// - Returns: Its JSON (`Components.Schemas.Profile`, written by ``ContractEncoder``).
     /// - Throws: `EncodingError` (not for a profile).
     func body(for view: ProfileView) throws -> [UInt8] {
         if let cached = bodies.withLock({ $0[view.profile.sub] }), cached.view == view { return cached.body }
