@@ -148,6 +148,7 @@ let package = Package(
             name: "GatehouseServer",
             dependencies: [
                 "GatehouseAPI", "GatehouseCore", "GatehouseInfrastructure", "GatehouseStore", "GatehouseAWS", "GatehouseSMTP",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -2,6 +2,7 @@
 # Regenerates what the server derives from its contract, Sources/GatehouseServer/Resources/openapi.yaml:
 #   Sources/GatehouseAPI/Generated/*.swift                          swift-openapi-generator's types (config beside it)
 #   Sources/GatehouseServer/Contract/Generated/RequestSchemas.swift   the request members' constraints (generate-request-schemas.py)
+#   Sources/GatehouseServer/Contract/Generated/ResponseSchemas.swift  the response schemas' nulls and times (generate-request-schemas.py --responses)
 # Both are committed, so an ordinary build never builds the generator.
 #   scripts/generate-openapi.sh           rewrites them
 #   scripts/generate-openapi.sh --check   fails, with the difference, if regenerating would change them (CI runs this)
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 DOCUMENT=Sources/GatehouseServer/Resources/openapi.yaml
 TYPES=Sources/GatehouseAPI/Generated
 SCHEMAS=Sources/GatehouseServer/Contract/Generated/RequestSchemas.swift
+RESPONSES=Sources/GatehouseServer/Contract/Generated/ResponseSchemas.swift
 TOOL=scripts/openapi-generator
 
 # OPENAPI_GENERATOR names an already built generator (1.14.3); otherwise it is built here (about a minute, cold).
@@ -27,11 +29,13 @@ python3 scripts/generate-request-schemas.py --generator-input "$DOCUMENT" > "$OU
 "$GENERATOR" generate --config Sources/GatehouseAPI/openapi-generator-config.yaml --output-directory "$OUT/types" "$OUT/openapi.yaml" \
     >/dev/null 2>"$OUT/generator.log" || { cat "$OUT/generator.log"; exit 1; }
 python3 scripts/generate-request-schemas.py "$DOCUMENT" > "$OUT/RequestSchemas.swift"
+python3 scripts/generate-request-schemas.py --responses "$DOCUMENT" > "$OUT/ResponseSchemas.swift"
 
 if [ "${1:-}" = "--check" ]; then
     status=0
     diff -ru "$TYPES" "$OUT/types" || status=1
     diff -u "$SCHEMAS" "$OUT/RequestSchemas.swift" || status=1
+    diff -u "$RESPONSES" "$OUT/ResponseSchemas.swift" || status=1
     if [ "$status" -ne 0 ]; then
         echo "The generated contract code is stale: run scripts/generate-openapi.sh and commit what it changes."
         exit 1
@@ -42,5 +46,6 @@ else
     mkdir -p "$TYPES" "$(dirname "$SCHEMAS")"
     cp "$OUT"/types/*.swift "$TYPES/"
     cp "$OUT/RequestSchemas.swift" "$SCHEMAS"
-    echo "Wrote $TYPES/ and $SCHEMAS."
+    cp "$OUT/ResponseSchemas.swift" "$RESPONSES"
+    echo "Wrote $TYPES/, $SCHEMAS and $RESPONSES."
 fi

@@ -11,7 +11,7 @@ import Testing
 /// with its success and its documented refusals, and every answer (status, content type, body) is
 /// validated against `openapi.yaml`'s schemas by `Scripts/validate_contract.py` (jsonschema); the
 /// request types' declared fields (names, required, length limits) are compared with the
-/// document's request schemas. The document, the routes and the DTOs cannot drift apart silently.
+/// document's request schemas. The document, the routes and the answers cannot drift apart silently.
 @Suite("Contract: real answers against openapi.yaml", .tags(.integration), .enabled(if: TestKind.runs("integration")))
 struct ContractTests {
     typealias Web = AppleWebFlowTests

@@ -167,7 +167,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/AdminUserDetails/value2/sessions`.
                 package var sessions: Components.Schemas.AdminUserDetails.Value2Payload.SessionsPayload
                 /// - Remark: Generated from `#/components/schemas/AdminUserDetails/value2/passkeys`.
-                package var passkeys: [OpenAPIRuntime.OpenAPIObjectContainer]
+                package var passkeys: [Components.Schemas.Passkey]
                 /// - Remark: Generated from `#/components/schemas/AdminUserDetails/value2/mfa`.
                 package struct MfaPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/AdminUserDetails/value2/mfa/totp`.
@@ -201,7 +201,7 @@ extension Components {
                 package init(
                     identities: Components.Schemas.AdminUserDetails.Value2Payload.IdentitiesPayload,
                     sessions: Components.Schemas.AdminUserDetails.Value2Payload.SessionsPayload,
-                    passkeys: [OpenAPIRuntime.OpenAPIObjectContainer],
+                    passkeys: [Components.Schemas.Passkey],
                     mfa: Components.Schemas.AdminUserDetails.Value2Payload.MfaPayload,
                     hasProfile: Swift.Bool,
                     isSuperuser: Swift.Bool
@@ -345,6 +345,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AuditEntry/id`.
             package var id: Swift.String
+            /// UTC with milliseconds (other times are whole seconds).
+            ///
             /// - Remark: Generated from `#/components/schemas/AuditEntry/at`.
             package var at: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/AuditEntry/event`.
@@ -369,7 +371,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id: A UUIDv7; the next page's cursor.
-            ///   - at:
+            ///   - at: UTC with milliseconds (other times are whole seconds).
             ///   - event:
             ///   - userId:
             ///   - actor: `user`, `admin:<key name>`, `cli`, `apple` (Apple's server-to-server notifications) or `system`.
@@ -762,6 +764,21 @@ extension Components {
                 case transports
                 case backedUp = "backed_up"
                 case flagged
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeyList`.
+        package struct PasskeyList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyList/passkeys`.
+            package var passkeys: [Components.Schemas.Passkey]
+            /// Creates a new `PasskeyList`.
+            ///
+            /// - Parameters:
+            ///   - passkeys:
+            package init(passkeys: [Components.Schemas.Passkey]) {
+                self.passkeys = passkeys
+            }
+            package enum CodingKeys: String, CodingKey {
+                case passkeys
             }
         }
         /// - Remark: Generated from `#/components/schemas/Email`.
@@ -1280,6 +1297,446 @@ extension Components {
                 case tokenType = "token_type"
                 case user
                 case isNewUser = "is_new_user"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CodeDeliveryResult`.
+        package struct CodeDeliveryResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CodeDeliveryResult/code_delivery`.
+            package var codeDelivery: Components.Schemas.CodeDelivery
+            /// Creates a new `CodeDeliveryResult`.
+            ///
+            /// - Parameters:
+            ///   - codeDelivery:
+            package init(codeDelivery: Components.Schemas.CodeDelivery) {
+                self.codeDelivery = codeDelivery
+            }
+            package enum CodingKeys: String, CodingKey {
+                case codeDelivery = "code_delivery"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Confirmed`.
+        package struct Confirmed: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Confirmed/confirmed`.
+            package var confirmed: Swift.Bool
+            /// Creates a new `Confirmed`.
+            ///
+            /// - Parameters:
+            ///   - confirmed:
+            package init(confirmed: Swift.Bool) {
+                self.confirmed = confirmed
+            }
+            package enum CodingKeys: String, CodingKey {
+                case confirmed
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordReset`.
+        package struct PasswordReset: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasswordReset/reset`.
+            package var reset: Swift.Bool
+            /// Creates a new `PasswordReset`.
+            ///
+            /// - Parameters:
+            ///   - reset:
+            package init(reset: Swift.Bool) {
+                self.reset = reset
+            }
+            package enum CodingKeys: String, CodingKey {
+                case reset
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordChanged`.
+        package struct PasswordChanged: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasswordChanged/changed`.
+            package var changed: Swift.Bool
+            /// Creates a new `PasswordChanged`.
+            ///
+            /// - Parameters:
+            ///   - changed:
+            package init(changed: Swift.Bool) {
+                self.changed = changed
+            }
+            package enum CodingKeys: String, CodingKey {
+                case changed
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationReceived`.
+        package struct NotificationReceived: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationReceived/received`.
+            package var received: Swift.Bool
+            /// Creates a new `NotificationReceived`.
+            ///
+            /// - Parameters:
+            ///   - received:
+            package init(received: Swift.Bool) {
+                self.received = received
+            }
+            package enum CodingKeys: String, CodingKey {
+                case received
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CompatCodeSent`.
+        package struct CompatCodeSent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CompatCodeSent/message`.
+            package var message: Swift.String
+            /// The number, masked: +14…23.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompatCodeSent/phone`.
+            package var phone: Swift.String
+            /// Creates a new `CompatCodeSent`.
+            ///
+            /// - Parameters:
+            ///   - message:
+            ///   - phone: The number, masked: +14…23.
+            package init(
+                message: Swift.String,
+                phone: Swift.String
+            ) {
+                self.message = message
+                self.phone = phone
+            }
+            package enum CodingKeys: String, CodingKey {
+                case message
+                case phone
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration`.
+        package struct OpenIDConfiguration: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/issuer`.
+            package var issuer: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/jwks_uri`.
+            package var jwksUri: Swift.String
+            /// `code` with the hosted UI, else `id_token`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/response_types_supported`.
+            package var responseTypesSupported: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/SubjectTypesSupportedPayload`.
+            @frozen package enum SubjectTypesSupportedPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+            }
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/subject_types_supported`.
+            package typealias SubjectTypesSupportedPayload = [Components.Schemas.OpenIDConfiguration.SubjectTypesSupportedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/subject_types_supported`.
+            package var subjectTypesSupported: Components.Schemas.OpenIDConfiguration.SubjectTypesSupportedPayload
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/id_token_signing_alg_values_supported`.
+            package var idTokenSigningAlgValuesSupported: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/TokenEndpointAuthMethodsSupportedPayload`.
+            @frozen package enum TokenEndpointAuthMethodsSupportedPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case none = "none"
+            }
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/token_endpoint_auth_methods_supported`.
+            package typealias TokenEndpointAuthMethodsSupportedPayload = [Components.Schemas.OpenIDConfiguration.TokenEndpointAuthMethodsSupportedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/token_endpoint_auth_methods_supported`.
+            package var tokenEndpointAuthMethodsSupported: Components.Schemas.OpenIDConfiguration.TokenEndpointAuthMethodsSupportedPayload
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/scopes_supported`.
+            package var scopesSupported: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/claims_supported`.
+            package var claimsSupported: [Swift.String]
+            /// With GATEHOUSE_HOSTED_UI (docs/hosted-ui.md), as are the next five.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/authorization_endpoint`.
+            package var authorizationEndpoint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/token_endpoint`.
+            package var tokenEndpoint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/userinfo_endpoint`.
+            package var userinfoEndpoint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/revocation_endpoint`.
+            package var revocationEndpoint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/grant_types_supported`.
+            package var grantTypesSupported: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/OpenIDConfiguration/code_challenge_methods_supported`.
+            package var codeChallengeMethodsSupported: [Swift.String]?
+            /// Creates a new `OpenIDConfiguration`.
+            ///
+            /// - Parameters:
+            ///   - issuer:
+            ///   - jwksUri:
+            ///   - responseTypesSupported: `code` with the hosted UI, else `id_token`.
+            ///   - subjectTypesSupported:
+            ///   - idTokenSigningAlgValuesSupported:
+            ///   - tokenEndpointAuthMethodsSupported:
+            ///   - scopesSupported:
+            ///   - claimsSupported:
+            ///   - authorizationEndpoint: With GATEHOUSE_HOSTED_UI (docs/hosted-ui.md), as are the next five.
+            ///   - tokenEndpoint:
+            ///   - userinfoEndpoint:
+            ///   - revocationEndpoint:
+            ///   - grantTypesSupported:
+            ///   - codeChallengeMethodsSupported:
+            package init(
+                issuer: Swift.String,
+                jwksUri: Swift.String,
+                responseTypesSupported: [Swift.String],
+                subjectTypesSupported: Components.Schemas.OpenIDConfiguration.SubjectTypesSupportedPayload,
+                idTokenSigningAlgValuesSupported: [Swift.String],
+                tokenEndpointAuthMethodsSupported: Components.Schemas.OpenIDConfiguration.TokenEndpointAuthMethodsSupportedPayload,
+                scopesSupported: [Swift.String],
+                claimsSupported: [Swift.String],
+                authorizationEndpoint: Swift.String? = nil,
+                tokenEndpoint: Swift.String? = nil,
+                userinfoEndpoint: Swift.String? = nil,
+                revocationEndpoint: Swift.String? = nil,
+                grantTypesSupported: [Swift.String]? = nil,
+                codeChallengeMethodsSupported: [Swift.String]? = nil
+            ) {
+                self.issuer = issuer
+                self.jwksUri = jwksUri
+                self.responseTypesSupported = responseTypesSupported
+                self.subjectTypesSupported = subjectTypesSupported
+                self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
+                self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
+                self.scopesSupported = scopesSupported
+                self.claimsSupported = claimsSupported
+                self.authorizationEndpoint = authorizationEndpoint
+                self.tokenEndpoint = tokenEndpoint
+                self.userinfoEndpoint = userinfoEndpoint
+                self.revocationEndpoint = revocationEndpoint
+                self.grantTypesSupported = grantTypesSupported
+                self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+            }
+            package enum CodingKeys: String, CodingKey {
+                case issuer
+                case jwksUri = "jwks_uri"
+                case responseTypesSupported = "response_types_supported"
+                case subjectTypesSupported = "subject_types_supported"
+                case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+                case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+                case scopesSupported = "scopes_supported"
+                case claimsSupported = "claims_supported"
+                case authorizationEndpoint = "authorization_endpoint"
+                case tokenEndpoint = "token_endpoint"
+                case userinfoEndpoint = "userinfo_endpoint"
+                case revocationEndpoint = "revocation_endpoint"
+                case grantTypesSupported = "grant_types_supported"
+                case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Health`.
+        package struct Health: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Health/status`.
+            @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ok = "ok"
+            }
+            /// - Remark: Generated from `#/components/schemas/Health/status`.
+            package var status: Components.Schemas.Health.StatusPayload
+            /// Creates a new `Health`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            package init(status: Components.Schemas.Health.StatusPayload) {
+                self.status = status
+            }
+            package enum CodingKeys: String, CodingKey {
+                case status
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Readiness`.
+        package struct Readiness: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Readiness/status`.
+            @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+            }
+            /// - Remark: Generated from `#/components/schemas/Readiness/status`.
+            package var status: Components.Schemas.Readiness.StatusPayload
+            /// Creates a new `Readiness`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            package init(status: Components.Schemas.Readiness.StatusPayload) {
+                self.status = status
+            }
+            package enum CodingKeys: String, CodingKey {
+                case status
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SecondFactorStatus`.
+        package struct SecondFactorStatus: Codable, Hashable, Sendable {
+            /// A confirmed authenticator app: sign-ins but a passkey answer `mfa_required`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SecondFactorStatus/totp_enabled`.
+            package var totpEnabled: Swift.Bool
+            /// When the app was confirmed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SecondFactorStatus/totp_enabled_at`.
+            package var totpEnabledAt: Foundation.Date?
+            /// Unused recovery codes (0 without an app).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SecondFactorStatus/recovery_codes_left`.
+            package var recoveryCodesLeft: Swift.Int
+            /// Creates a new `SecondFactorStatus`.
+            ///
+            /// - Parameters:
+            ///   - totpEnabled: A confirmed authenticator app: sign-ins but a passkey answer `mfa_required`.
+            ///   - totpEnabledAt: When the app was confirmed.
+            ///   - recoveryCodesLeft: Unused recovery codes (0 without an app).
+            package init(
+                totpEnabled: Swift.Bool,
+                totpEnabledAt: Foundation.Date? = nil,
+                recoveryCodesLeft: Swift.Int
+            ) {
+                self.totpEnabled = totpEnabled
+                self.totpEnabledAt = totpEnabledAt
+                self.recoveryCodesLeft = recoveryCodesLeft
+            }
+            package enum CodingKeys: String, CodingKey {
+                case totpEnabled = "totp_enabled"
+                case totpEnabledAt = "totp_enabled_at"
+                case recoveryCodesLeft = "recovery_codes_left"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuthenticatorAppEnrolment`.
+        package struct AuthenticatorAppEnrolment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuthenticatorAppEnrolment/secret`.
+            package var secret: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuthenticatorAppEnrolment/otpauth_uri`.
+            package var otpauthUri: Swift.String
+            /// Creates a new `AuthenticatorAppEnrolment`.
+            ///
+            /// - Parameters:
+            ///   - secret:
+            ///   - otpauthUri:
+            package init(
+                secret: Swift.String,
+                otpauthUri: Swift.String
+            ) {
+                self.secret = secret
+                self.otpauthUri = otpauthUri
+            }
+            package enum CodingKeys: String, CodingKey {
+                case secret
+                case otpauthUri = "otpauth_uri"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RecoveryCodes`.
+        package struct RecoveryCodes: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RecoveryCodes/recovery_codes`.
+            package var recoveryCodes: [Swift.String]
+            /// Creates a new `RecoveryCodes`.
+            ///
+            /// - Parameters:
+            ///   - recoveryCodes:
+            package init(recoveryCodes: [Swift.String]) {
+                self.recoveryCodes = recoveryCodes
+            }
+            package enum CodingKeys: String, CodingKey {
+                case recoveryCodes = "recovery_codes"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AdminUserPage`.
+        package struct AdminUserPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AdminUserPage/users`.
+            package var users: [Components.Schemas.AdminUser]
+            /// - Remark: Generated from `#/components/schemas/AdminUserPage/next_cursor`.
+            package var nextCursor: Swift.String?
+            /// Creates a new `AdminUserPage`.
+            ///
+            /// - Parameters:
+            ///   - users:
+            ///   - nextCursor:
+            package init(
+                users: [Components.Schemas.AdminUser],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.users = users
+                self.nextCursor = nextCursor
+            }
+            package enum CodingKeys: String, CodingKey {
+                case users
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AdminSignOut`.
+        package struct AdminSignOut: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AdminSignOut/sessions_ended`.
+            package var sessionsEnded: Swift.Int
+            /// Creates a new `AdminSignOut`.
+            ///
+            /// - Parameters:
+            ///   - sessionsEnded:
+            package init(sessionsEnded: Swift.Int) {
+                self.sessionsEnded = sessionsEnded
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sessionsEnded = "sessions_ended"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuditPage`.
+        package struct AuditPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuditPage/entries`.
+            package var entries: [Components.Schemas.AuditEntry]
+            /// - Remark: Generated from `#/components/schemas/AuditPage/next_cursor`.
+            package var nextCursor: Swift.String?
+            /// Creates a new `AuditPage`.
+            ///
+            /// - Parameters:
+            ///   - entries:
+            ///   - nextCursor:
+            package init(
+                entries: [Components.Schemas.AuditEntry],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.entries = entries
+                self.nextCursor = nextCursor
+            }
+            package enum CodingKeys: String, CodingKey {
+                case entries
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpointList`.
+        package struct WebhookEndpointList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpointList/endpoints`.
+            package var endpoints: [Components.Schemas.WebhookEndpoint]
+            /// Creates a new `WebhookEndpointList`.
+            ///
+            /// - Parameters:
+            ///   - endpoints:
+            package init(endpoints: [Components.Schemas.WebhookEndpoint]) {
+                self.endpoints = endpoints
+            }
+            package enum CodingKeys: String, CodingKey {
+                case endpoints
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewWebhookEndpoint`.
+        package struct NewWebhookEndpoint: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewWebhookEndpoint/value1`.
+            package var value1: Components.Schemas.WebhookEndpoint
+            /// - Remark: Generated from `#/components/schemas/NewWebhookEndpoint/value2`.
+            package struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NewWebhookEndpoint/value2/secret`.
+                package var secret: Swift.String
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - secret:
+                package init(secret: Swift.String) {
+                    self.secret = secret
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case secret
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/NewWebhookEndpoint/value2`.
+            package var value2: Components.Schemas.NewWebhookEndpoint.Value2Payload
+            /// Creates a new `NewWebhookEndpoint`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            package init(
+                value1: Components.Schemas.WebhookEndpoint,
+                value2: Components.Schemas.NewWebhookEndpoint.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            package func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
             }
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 /// and access claims, the token answer) take 4.1 µs here and 18.7 µs through one reused encoder, so
 /// the writer saves ≈ 15 µs of the exchange's ≈ 920 µs of server CPU (1.6 %; 0.03 of its 1.84
 /// multiple of two RSA signatures, the gate BENCHMARKS.md tracks). GET /me does not use it: its body is encoded
-/// once per profile by `JSONEncoder` and cached.
+/// once per profile by the server's `ContractEncoder` (over the type generated from openapi.yaml) and cached.
 package struct JSONObjectWriter: Sendable {
     private var bytes: [UInt8]
     private var first = true

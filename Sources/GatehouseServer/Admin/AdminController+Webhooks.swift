@@ -8,16 +8,14 @@ import Hummingbird
 extension AdminController {
     @Sendable func webhooks(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let endpoints = try await administration.webhooks.endpoints()
-        return JSONResponse.make(body: JSONValue.object(["endpoints": .array(endpoints.map { .object(Self.render($0)) })]).serialized())
+        return try Components.Schemas.WebhookEndpointList(endpoints: endpoints.map(Components.Schemas.WebhookEndpoint.init)).response()
     }
 
     @Sendable func addWebhook(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await body.decode(Operations.AddWebhook.Input.Body.JsonPayload.self, from: request)
         let events = try WebhookEvent.parse(list: body.events)
         let (endpoint, secret) = try await administration.webhooks.add(url: body.url, events: events)
-        var fields = Self.render(endpoint)
-        fields["secret"] = .string(secret)
-        return JSONResponse.make(.created, body: JSONValue.object(fields).serialized())
+        return try Components.Schemas.NewWebhookEndpoint(value1: .init(endpoint), value2: .init(secret: secret)).response(.created)
     }
 
     @Sendable func removeWebhook(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -26,12 +24,5 @@ extension AdminController {
         }
         try await administration.webhooks.remove(id: id)
         return JSONResponse.noContent()
-    }
-
-    static func render(_ endpoint: WebhookEndpointRecord) -> [String: JSONValue] {
-        [
-            "id": .string(endpoint.id), "url": .string(endpoint.url), "events": .array(endpoint.events.map { .string($0.rawValue) }),
-            "created_at": AdminRendering.time(endpoint.createdAt), "disabled_at": AdminRendering.time(endpoint.disabledAt),
-        ]
     }
 }

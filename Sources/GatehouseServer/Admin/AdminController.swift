@@ -53,12 +53,11 @@ struct AdminController {
         }
         let page = try await administration.users(users)
         let next = page.count == users.limit ? page.last.map { UserCursor(createdAt: $0.createdAt, sub: $0.id).encoded } : nil
-        let body = JSONValue.object(["users": .array(page.map { .object(AdminRendering.user($0)) }), "next_cursor": AdminRendering.optional(next)])
-        return JSONResponse.make(body: body.serialized())
+        return try Components.Schemas.AdminUserPage(users: page.map(Components.Schemas.AdminUser.init), nextCursor: next).response()
     }
 
     @Sendable func show(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        JSONResponse.make(body: AdminRendering.details(try await administration.user(id: try Self.sub(context))).serialized())
+        try Components.Schemas.AdminUserDetails(try await administration.user(id: try Self.sub(context))).response()
     }
 
     @Sendable func create(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -72,7 +71,7 @@ struct AdminController {
             emailVerified: body.emailVerified
         )
         let user = try await administration.createUser(new)
-        return JSONResponse.make(.created, body: JSONValue.object(AdminRendering.user(user)).serialized())
+        return try Components.Schemas.AdminUser(user).response(.created)
     }
 
     @Sendable func update(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -81,22 +80,22 @@ struct AdminController {
             id: try Self.sub(context),
             UserChanges(name: body.name, emailVerified: body.emailVerified, disabled: body.disabled)
         )
-        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+        return try Components.Schemas.AdminUser(user).response()
     }
 
     @Sendable func disable(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let user = try await administration.updateUser(id: try Self.sub(context), UserChanges(disabled: true))
-        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+        return try Components.Schemas.AdminUser(user).response()
     }
 
     @Sendable func enable(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let user = try await administration.updateUser(id: try Self.sub(context), UserChanges(disabled: false))
-        return JSONResponse.make(body: JSONValue.object(AdminRendering.user(user)).serialized())
+        return try Components.Schemas.AdminUser(user).response()
     }
 
     @Sendable func signOut(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let ended = try await administration.signOut(id: try Self.sub(context))
-        return JSONResponse.make(body: JSONValue.object(["sessions_ended": .number(Double(ended))]).serialized())
+        return try Components.Schemas.AdminSignOut(sessionsEnded: ended).response()
     }
 
     @Sendable func delete(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -117,8 +116,7 @@ struct AdminController {
         audit.before = try query.identifier("cursor")
         let page = try await administration.auditLog(audit)
         let next = page.count == audit.limit ? page.last?.id : nil
-        let body = JSONValue.object(["entries": .array(page.map(AdminRendering.entry)), "next_cursor": AdminRendering.optional(next)])
-        return JSONResponse.make(body: body.serialized())
+        return try Components.Schemas.AuditPage(entries: page.map(Components.Schemas.AuditEntry.init), nextCursor: next).response()
     }
 
     static func sub(_ context: GatehouseRequestContext) throws -> String {

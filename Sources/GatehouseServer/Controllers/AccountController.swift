@@ -28,7 +28,7 @@ struct AccountController {
     @Sendable func update(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(ProfileUpdateRequest.self, from: request)
         let view = try await profiles.update(for: context.principal, fullName: input.fullName, logger: context.logger)
-        return try ProfileResponse(view).response()
+        return try Components.Schemas.Profile(view).response()
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {

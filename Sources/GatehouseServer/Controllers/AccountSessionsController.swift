@@ -22,7 +22,7 @@ struct AccountSessionsController {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
-        try SessionListResponse(try await sessions.list(for: context.principal)).response()
+        try Components.Schemas.SessionList(try await sessions.list(for: context.principal)).response()
     }
 
     @Sendable func end(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -40,12 +40,12 @@ struct AccountSessionsController {
             client: context.client,
             logger: context.logger
         )
-        return try CodeDeliveryResponse(delivery).response()
+        return try Components.Schemas.CodeDeliveryResult(delivery).response()
     }
 
     @Sendable func verifyEmail(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(Operations.VerifyEmailChange.Input.Body.JsonPayload.self, from: request)
         try await emailChange.confirm(for: context.principal, code: input.code, client: context.client, logger: context.logger)
-        return try ProfileResponse(try await profiles.view(for: context.principal, logger: context.logger)).response()
+        return try Components.Schemas.Profile(try await profiles.view(for: context.principal, logger: context.logger)).response()
     }
 }

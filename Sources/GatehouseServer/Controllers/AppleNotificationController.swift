@@ -19,6 +19,6 @@ struct AppleNotificationController {
     @Sendable func receive(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try? await body.decode(Operations.ReceiveAppleNotification.Input.Body.JsonPayload.self, from: request)
         await notifications.receive(payload: input?.payload, logger: context.logger)
-        return try OutcomeResponse(outcome: "received").response()
+        return try Components.Schemas.NotificationReceived(received: true).response()
     }
 }

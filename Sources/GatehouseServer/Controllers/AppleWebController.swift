@@ -59,6 +59,6 @@ struct AppleWebController {
     @Sendable func handoff(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Operations.RedeemHandoff.Input.Body.JsonPayload.self, from: request)
         let tokens = try await social.redeemHandoff(code: input.code, verifier: input.codeVerifier, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 }

@@ -76,7 +76,7 @@ struct CompatAPIController {
     @Sendable func sendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.PhoneOnly.JsonPayload.self, from: request)
         let delivery = try await phone.sendCode(phone: input.phone, client: context.client, logger: context.logger)
-        return try CompatCodeSentResponse(delivery).response()
+        return try Components.Schemas.CompatCodeSent(delivery).response()
     }
 
     @Sendable func verifyCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -87,7 +87,7 @@ struct CompatAPIController {
 
     @Sendable func me(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let view = try await profiles.view(for: context.principal, logger: context.logger)
-        return try CompatUserResponse(view).response()
+        return try Components.Schemas.CompatUser(view).response()
     }
 
     /// The seed's sign-in answer: the tokens and the profile of the user they were issued to (whom
@@ -95,6 +95,6 @@ struct CompatAPIController {
     private func answer(_ tokens: AuthTokens, context: GatehouseRequestContext) async throws -> Response {
         guard let principal = tokens.issuedTo else { throw GatehouseError.internalError(cause: "tokens without whom they were issued to") }
         let view = try await profiles.view(for: principal, logger: context.logger)
-        return try CompatSignInResponse(tokens, user: view).response()
+        return try Components.Schemas.CompatSignIn(tokens, user: view).response()
     }
 }

@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import Hummingbird
 import NIOCore
@@ -8,8 +9,8 @@ struct OperationsController {
     let metrics: GatehouseMetrics
     /// The liveness and readiness bodies never change: encoded once (`/health` is the baseline the
     /// benchmarks divide by, so it stays as cheap as it was).
-    let healthBody = (try? StatusResponse(status: "ok").jsonBytes()) ?? []
-    let readyBody = (try? StatusResponse(status: "ready").jsonBytes()) ?? []
+    let healthBody = (try? Components.Schemas.Health(status: .ok).jsonBytes()) ?? []
+    let readyBody = (try? Components.Schemas.Readiness(status: .ready).jsonBytes()) ?? []
 
     /// Adds the routes.
     /// - Parameter group: Where the routes go.

@@ -35,7 +35,7 @@ struct PasskeyController {
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decodeWithJSON(Operations.SignInWithPasskey.Input.Body.JsonPayload.self, from: request)
         let tokens = try await passkeys.signIn(response: input.json, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func registrationOptions(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -51,26 +51,17 @@ struct PasskeyController {
             client: context.client,
             logger: context.logger
         )
-        return JSONResponse.make(.created, body: Self.render(record).serialized())
+        return try Components.Schemas.Passkey(record).response(.created)
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let records = try await passkeys.list(for: context.principal)
-        return JSONResponse.make(body: JSONValue.object(["passkeys": .array(records.map(Self.render))]).serialized())
+        return try Components.Schemas.PasskeyList(passkeys: records.map(Components.Schemas.Passkey.init)).response()
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
         try await passkeys.delete(for: context.principal, id: id, logger: context.logger)
         return JSONResponse.noContent()
-    }
-
-    static func render(_ passkey: PasskeyRecord) -> JSONValue {
-        .object([
-            "id": .string(passkey.id), "name": .string(passkey.name), "created_at": .string(ContractTimestamp.string(passkey.createdAt)),
-            "last_used_at": passkey.lastUsedAt.map { .string(ContractTimestamp.string($0)) } ?? .null,
-            "transports": .array(passkey.transports.map(JSONValue.string)), "backed_up": .bool(passkey.backedUp),
-            "flagged": .bool(passkey.flaggedAt != nil),
-        ])
     }
 }

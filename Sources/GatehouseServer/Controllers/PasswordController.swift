@@ -31,31 +31,31 @@ struct PasswordController {
     /// (each reads its own operation's body).
     func signUp(email: String, password: String, fullName: String?, context: GatehouseRequestContext) async throws -> Response {
         let result = try await passwords.signUp(email: email, password: password, fullName: fullName, client: context.client, logger: context.logger)
-        return try SignUpResponse(result).response(.created)
+        return try Components.Schemas.SignUpResult(result).response(.created)
     }
 
     @Sendable func confirm(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Operations.ConfirmSignUp.Input.Body.JsonPayload.self, from: request)
         try await passwords.confirmSignUp(email: input.email, code: input.code, client: context.client, logger: context.logger)
-        return try OutcomeResponse.confirmed.response()
+        return try Components.Schemas.Confirmed(confirmed: true).response()
     }
 
     @Sendable func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.EmailOnly.JsonPayload.self, from: request)
         let delivery = try await passwords.resendConfirmationCode(email: input.email, client: context.client, logger: context.logger)
-        return try CodeDeliveryResponse(delivery).response()
+        return try Components.Schemas.CodeDeliveryResult(delivery).response()
     }
 
     @Sendable func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Operations.SignIn.Input.Body.JsonPayload.self, from: request)
         let tokens = try await passwords.signIn(email: input.email, password: input.password, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func forgotPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.EmailOnly.JsonPayload.self, from: request)
         let delivery = try await passwords.forgotPassword(email: input.email, client: context.client, logger: context.logger)
-        return try CodeDeliveryResponse(delivery).response()
+        return try Components.Schemas.CodeDeliveryResult(delivery).response()
     }
 
     @Sendable func resetPassword(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -67,7 +67,7 @@ struct PasswordController {
             client: context.client,
             logger: context.logger
         )
-        return try OutcomeResponse.reset.response()
+        return try Components.Schemas.PasswordReset(reset: true).response()
     }
 
     @Sendable func changePassword(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -79,6 +79,6 @@ struct PasswordController {
             client: context.client,
             logger: context.logger
         )
-        return try OutcomeResponse.changed.response()
+        return try Components.Schemas.PasswordChanged(changed: true).response()
     }
 }

@@ -23,13 +23,13 @@ struct PhoneController {
     @Sendable func send(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.PhoneOnly.JsonPayload.self, from: request)
         let delivery = try await phone.sendCode(phone: input.phone, client: context.client, logger: context.logger)
-        return try CodeDeliveryResponse(delivery).response()
+        return try Components.Schemas.CodeDeliveryResult(delivery).response()
     }
 
     @Sendable func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.PhoneCode.JsonPayload.self, from: request)
         let tokens = try await phone.verifyCode(phone: input.phone, code: input.code, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func add(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -41,7 +41,7 @@ struct PhoneController {
             client: context.client,
             logger: context.logger
         )
-        return try CodeDeliveryResponse(delivery).response()
+        return try Components.Schemas.CodeDeliveryResult(delivery).response()
     }
 
     @Sendable func confirm(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -54,6 +54,6 @@ struct PhoneController {
             logger: context.logger
         )
         let view = try await profiles.view(for: context.principal, logger: context.logger)
-        return try ProfileResponse(view).response()
+        return try Components.Schemas.Profile(view).response()
     }
 }

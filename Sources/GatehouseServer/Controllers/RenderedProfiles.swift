@@ -1,3 +1,4 @@
+import GatehouseAPI
 import GatehouseCore
 import GatehouseInfrastructure
 
@@ -7,11 +8,11 @@ final class RenderedProfiles: Sendable {
 
     /// The JSON body of a profile view, rendered at most once per change.
     /// - Parameter view: The profile view.
-    /// - Returns: Its ``ProfileResponse`` JSON.
+    /// - Returns: Its JSON (`Components.Schemas.Profile`, written by ``ContractEncoder``).
     /// - Throws: `EncodingError` (not for a profile).
     func body(for view: ProfileView) throws -> [UInt8] {
         if let cached = bodies.withLock({ $0[view.profile.sub] }), cached.view == view { return cached.body }
-        let body = try ProfileResponse(view).jsonBytes()
+        let body = try Components.Schemas.Profile(view).jsonBytes()
         bodies.withLock { bodies in
             if bodies.count >= 50_000 { bodies.removeAll(keepingCapacity: true) }
             bodies[view.profile.sub] = (view, body)

@@ -25,29 +25,23 @@ struct SecondFactorController {
     @Sendable func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Operations.VerifySecondFactor.Input.Body.JsonPayload.self, from: request)
         let tokens = try await secondFactor.verify(token: input.mfaToken, code: input.code, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func status(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let status = try await secondFactor.status(for: context.principal)
-        return JSONResponse.make(
-            body: JSONValue.object([
-                "totp_enabled": .bool(status.enabled),
-                "totp_enabled_at": status.enabledAt.map { .string(ContractTimestamp.string($0)) } ?? .null,
-                "recovery_codes_left": .number(Double(status.recoveryCodesLeft)),
-            ]).serialized()
-        )
+        return try Components.Schemas.SecondFactorStatus(status).response()
     }
 
     @Sendable func enrol(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let enrolment = try await secondFactor.enrol(for: context.principal)
-        return JSONResponse.make(body: JSONValue.object(["secret": .string(enrolment.secret), "otpauth_uri": .string(enrolment.uri)]).serialized())
+        return try Components.Schemas.AuthenticatorAppEnrolment(enrolment).response()
     }
 
     @Sendable func confirm(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.MFACode.JsonPayload.self, from: request)
         let codes = try await secondFactor.confirm(for: context.principal, code: input.code, logger: context.logger)
-        return JSONResponse.make(body: JSONValue.object(["recovery_codes": .array(codes.map(JSONValue.string))]).serialized())
+        return try Components.Schemas.RecoveryCodes(recoveryCodes: codes).response()
     }
 
     @Sendable func remove(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
@@ -59,6 +53,6 @@ struct SecondFactorController {
     @Sendable func regenerate(_ request: Request, context: AuthenticatedRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.MFACode.JsonPayload.self, from: request)
         let codes = try await secondFactor.regenerateRecoveryCodes(for: context.principal, code: input.code)
-        return JSONResponse.make(body: JSONValue.object(["recovery_codes": .array(codes.map(JSONValue.string))]).serialized())
+        return try Components.Schemas.RecoveryCodes(recoveryCodes: codes).response()
     }
 }

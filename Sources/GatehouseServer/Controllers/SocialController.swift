@@ -23,7 +23,7 @@ struct SocialController {
             client: context.client,
             logger: context.logger
         )
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func apple(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -36,6 +36,6 @@ struct SocialController {
             client: context.client,
             logger: context.logger
         )
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 }

@@ -20,7 +20,7 @@ struct TokenController {
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let input = try await body.decode(Components.RequestBodies.RefreshToken.JsonPayload.self, from: request)
         let tokens = try await sessions.refresh(refreshToken: input.refreshToken, client: context.client, logger: context.logger)
-        return TokenResponse(tokens).fastResponse()
+        return Components.Schemas.Tokens(tokens).fastResponse()
     }
 
     @Sendable func signOut(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

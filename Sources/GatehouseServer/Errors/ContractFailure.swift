@@ -1,9 +1,10 @@
+import GatehouseAPI
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// An error the contract has a body for: a wire code, a safe message and a status, rendered as
-/// ``ErrorResponse`` with `Cache-Control: no-store`. ``GatehouseError`` (the core's) and
+/// the document's `Error` schema (`Components.Schemas._Error`) with `Cache-Control: no-store`. ``GatehouseError`` (the core's) and
 /// ``TransportError`` (this target's) are the two kinds.
 protocol ContractFailure: HTTPResponseError {
     /// The stable wire code, e.g. `invalid_request`.
@@ -27,7 +28,7 @@ extension ContractFailure {
     func contractResponse() -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         headers.append(contentsOf: extraHeaders)
-        let body = (try? ErrorResponse(code: wireCode, message: message, mfaToken: mfaToken).jsonBytes()) ?? []
+        let body = (try? Components.Schemas._Error(self).jsonBytes()) ?? []
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAPI
 import GatehouseCore
 
 /// The precomputed discovery documents (they change only when keys rotate).
@@ -15,7 +16,7 @@ struct DiscoveryDocuments: Sendable {
     /// published keys; Cognito's are RS256).
     var idTokenAlgorithms: @Sendable () -> [String] = { [SigningAlgorithm.rs256.rawValue] }
 
-    var openIDConfiguration: OpenIDConfigurationResponse {
-        OpenIDConfigurationResponse(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI, idTokenAlgorithms: idTokenAlgorithms())
+    var openIDConfiguration: Components.Schemas.OpenIDConfiguration {
+        Components.Schemas.OpenIDConfiguration(issuer: issuer, jwksURI: jwksURI, hostedUI: hostedUI, idTokenAlgorithms: idTokenAlgorithms())
     }
 }
