@@ -167,6 +167,7 @@ let package = Package(
                 .embedInCode("Resources/Web/app.js"),
                 .embedInCode("Resources/Web/qr.js"),
                 .embedInCode("Resources/Web/app.css"),
+                .embedInCode("Resources/Web/webauthn-json.js"),
                 .embedInCode("Resources/Web/hosted-passkey.js"),
                 .embedInCode("Resources/HostedUI/page.mustache"),
             ]

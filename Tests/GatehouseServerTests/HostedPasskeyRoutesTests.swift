@@ -24,13 +24,16 @@ struct HostedPasskeyRoutesTests {
         try await app.router { client in
             let page = try await client.send(.get, "/login?" + HostedUIRoutesTests.authorizeQuery())
             #expect(page.status == .ok && page.bodyText.contains(#"id="passkey-signin""#) && page.bodyText.contains(#"action="/login/passkey""#))
-            #expect(page.bodyText.contains(#"<script src="/assets/hosted-passkey.js" defer></script>"#))
+            // WebAuthn's JSON forms first (the scripts run in order), then the page's own.
+            #expect(page.bodyText.contains(#"<script src="/assets/webauthn-json.js" defer></script>\#n<script src="/assets/hosted-passkey.js" defer></script>"#))
             #expect(page.bodyText.contains(#"autocomplete="username webauthn""#))
             let policy = page.headers[.contentSecurityPolicy] ?? ""
             #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && !policy.contains("unsafe"), "\(policy)")
             let script = try await client.send(.get, "/assets/hosted-passkey.js")
             #expect(script.status == .ok && script.headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(script.bodyText.contains("/auth/passkey/options") && script.bodyText.contains("mediation: 'conditional'"))
+            let forms = try await client.send(.get, "/assets/webauthn-json.js")
+            #expect(forms.status == .ok && forms.bodyText.contains("window.GatehouseWebAuthn"))
             // The other pages carry no passkey controls.
             let signup = try await client.send(.get, "/signup?" + HostedUIRoutesTests.authorizeQuery())
             #expect(!signup.bodyText.contains("passkey"))

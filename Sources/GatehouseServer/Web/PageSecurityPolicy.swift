@@ -55,7 +55,7 @@ struct PageSecurityPolicy: Sendable, CustomStringConvertible {
     /// The hosted UI's pages: no script, our stylesheet, and forms that may post only to us, whose
     /// answer may redirect only to us or to a registered redirect URI (browsers apply `form-action` to
     /// the redirect after a post, so the registered URIs' origins, or their custom schemes, are listed).
-    /// Where the sign-in page offers passkeys, its one script (`/assets/hosted-passkey.js`) and the
+    /// Where the sign-in page offers passkeys, its scripts (`/assets/webauthn-json.js`, `/assets/hosted-passkey.js`) and the
     /// requests it makes (`POST /auth/passkey/options`) are allowed from this origin only.
     /// - Parameters:
     ///   - callbackURLs: The registered redirect URIs.

@@ -16,6 +16,8 @@ enum WebAssets {
         "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "qr.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.qr_js),
         "app.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
+        // WebAuthn's JSON forms, for app.js and hosted-passkey.js.
+        "webauthn-json.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.webauthn_json_js),
         // The hosted sign-in page's passkey button and autofill (the hosted pages allow no inline script).
         "hosted-passkey.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.hosted_passkey_js),
     ]

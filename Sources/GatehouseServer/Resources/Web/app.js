@@ -8,6 +8,8 @@
 
 (function () {
   const config = readConfig();
+  // WebAuthn's JSON forms and base64url (webauthn-json.js, loaded before this file).
+  const { toBase64url, requestOptions, creationOptions, credentialJSON } = window.GatehouseWebAuthn;
   const REFRESH_KEY = 'gatehouse.refresh_token';
   let session = null; // { access, id, refresh, expiresAt }
   let pendingEmail = null;
@@ -745,60 +747,9 @@
   //
   // WebAuthn's JSON forms go between the server and the browser as they are: the options through
   // PublicKeyCredential.parse{Request,Creation}OptionsFromJSON and the credential through its toJSON(),
-  // with the small converters below where a browser lacks those. Only one WebAuthn request may be
+  // with webauthn-json.js's converters where a browser lacks those. Only one WebAuthn request may be
   // pending at a time, so the sign-in screen's autofill request is aborted (and its end awaited)
   // before any other ceremony and when the screen is left.
-
-  function toBase64url(bytes) {
-    const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let text = '';
-    for (let i = 0; i < view.length; i += 0x8000) text += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
-    return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }
-
-  function fromBase64url(text) {
-    const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
-    return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0)).buffer;
-  }
-
-  // The credential descriptors of a JSON options object (allowCredentials, excludeCredentials) with their ids as bytes.
-  function descriptors(list) {
-    return (list || []).map((d) => Object.assign({}, d, { id: fromBase64url(d.id) }));
-  }
-
-  function requestOptions(json) {
-    if (typeof PublicKeyCredential.parseRequestOptionsFromJSON === 'function') return PublicKeyCredential.parseRequestOptionsFromJSON(json);
-    return Object.assign({}, json, { challenge: fromBase64url(json.challenge), allowCredentials: descriptors(json.allowCredentials) });
-  }
-
-  function creationOptions(json) {
-    if (typeof PublicKeyCredential.parseCreationOptionsFromJSON === 'function') return PublicKeyCredential.parseCreationOptionsFromJSON(json);
-    return Object.assign({}, json, {
-      challenge: fromBase64url(json.challenge),
-      user: Object.assign({}, json.user, { id: fromBase64url(json.user.id) }),
-      excludeCredentials: descriptors(json.excludeCredentials),
-    });
-  }
-
-  // RegistrationResponseJSON or AuthenticationResponseJSON.
-  function credentialJSON(credential) {
-    if (typeof credential.toJSON === 'function') return credential.toJSON();
-    const r = credential.response;
-    const response = { clientDataJSON: toBase64url(r.clientDataJSON) };
-    if (r.attestationObject) {
-      response.attestationObject = toBase64url(r.attestationObject);
-      response.transports = typeof r.getTransports === 'function' ? r.getTransports() : [];
-    } else {
-      response.authenticatorData = toBase64url(r.authenticatorData);
-      response.signature = toBase64url(r.signature);
-      if (r.userHandle) response.userHandle = toBase64url(r.userHandle);
-    }
-    return {
-      id: credential.id, rawId: toBase64url(credential.rawId), type: credential.type, response,
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      clientExtensionResults: typeof credential.getClientExtensionResults === 'function' ? credential.getClientExtensionResults() : {},
-    };
-  }
 
   // Runs a WebAuthn ceremony: its credential, or null when the user cancelled it (or it timed out: the
   // browser does not say which, and neither is alarming). Other failures become an ApiError to show.

@@ -20,43 +20,14 @@
   const field = document.getElementById('passkey-credential');
   const button = document.getElementById('passkey-signin');
   const problem = document.getElementById('passkey-error');
-  if (!area || !form || !field || !button || !window.PublicKeyCredential || !navigator.credentials) return;
+  if (!area || !form || !field || !button || !window.PublicKeyCredential || !navigator.credentials || !window.GatehouseWebAuthn) return;
   area.hidden = false;
 
   const RENEW_MS = 4 * 60 * 1000; // the server's challenges last 5 minutes
   let autofill = null; // { controller, settled, timer } while a conditional request waits
   let autofillReady = false;
 
-  function toBase64url(bytes) {
-    const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let text = '';
-    for (let i = 0; i < view.length; i += 0x8000) text += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
-    return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }
-
-  function fromBase64url(text) {
-    const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
-    return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0)).buffer;
-  }
-
-  function requestOptions(json) {
-    if (typeof PublicKeyCredential.parseRequestOptionsFromJSON === 'function') return PublicKeyCredential.parseRequestOptionsFromJSON(json);
-    const allow = (json.allowCredentials || []).map((d) => Object.assign({}, d, { id: fromBase64url(d.id) }));
-    return Object.assign({}, json, { challenge: fromBase64url(json.challenge), allowCredentials: allow });
-  }
-
-  // The AuthenticationResponseJSON, from toJSON() where the browser has it.
-  function credentialJSON(credential) {
-    if (typeof credential.toJSON === 'function') return credential.toJSON();
-    const r = credential.response;
-    const response = { clientDataJSON: toBase64url(r.clientDataJSON), authenticatorData: toBase64url(r.authenticatorData), signature: toBase64url(r.signature) };
-    if (r.userHandle) response.userHandle = toBase64url(r.userHandle);
-    return {
-      id: credential.id, rawId: toBase64url(credential.rawId), type: credential.type, response,
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      clientExtensionResults: typeof credential.getClientExtensionResults === 'function' ? credential.getClientExtensionResults() : {},
-    };
-  }
+  const { requestOptions, credentialJSON } = window.GatehouseWebAuthn; // webauthn-json.js, loaded first
 
   async function options() {
     const answer = await fetch('/auth/passkey/options', {
