@@ -25,7 +25,8 @@ struct HostedPasskeyRoutesTests {
             let page = try await client.send(.get, "/login?" + HostedUIRoutesTests.authorizeQuery())
             #expect(page.status == .ok && page.bodyText.contains(#"id="passkey-signin""#) && page.bodyText.contains(#"action="/login/passkey""#))
             // WebAuthn's JSON forms first (the scripts run in order), then the page's own.
-            #expect(page.bodyText.contains(#"<script src="/assets/webauthn-json.js" defer></script>\#n<script src="/assets/hosted-passkey.js" defer></script>"#))
+            let scripts = ["webauthn-json.js", "hosted-passkey.js"].map { #"<script src="/assets/\#($0)" defer></script>"# }
+            #expect(page.bodyText.contains(scripts.joined(separator: "\n")))
             #expect(page.bodyText.contains(#"autocomplete="username webauthn""#))
             let policy = page.headers[.contentSecurityPolicy] ?? ""
             #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && !policy.contains("unsafe"), "\(policy)")
