@@ -1,29 +1,14 @@
 import GatehouseInfrastructure
 
 /// ``ContractEncoder``'s array container.
-struct ContractUnkeyedContainer: UnkeyedEncodingContainer {
+struct ContractUnkeyedContainer: UnkeyedEncodingContainer, ContractPrimitiveContainer {
     let encoder: ContractEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { encoder.node.elements?.count ?? 0 }
 
     private func next() -> ContractEncoder { encoder.element() }
-    private func put(_ value: JSONValue) { next().node.value = value }
+    func put(_ value: JSONValue) { next().node.value = value }
 
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.number(value)) }
-    mutating func encode(_ value: Float) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int8) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int16) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int32) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int64) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: UInt) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: UInt8) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: UInt64) throws { put(.number(Double(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws { try next().write(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
