@@ -123,11 +123,10 @@ struct ContractBodyTests {
     }
 
     @Test func everyWireCodeIsOneTheDocumentLists() throws {
-        let codes: [GatehouseError.Code] = [
-            .invalidRequest, .invalidPassword, .codeMismatch, .codeExpired, .invalidCredentials, .invalidToken, .invalidGrant, .unauthorized,
-            .userNotConfirmed, .forbidden, .reauthenticationRequired, .mfaRequired, .userDisabled, .notFound, .conflict, .tooManyRequests,
-            .providerDisabled, .notSupported, .internalError, .upstreamUnavailable, .unavailable,
-        ]
+        // Every code of the core's (a new one fails here until the document lists it), but the Cognito API's
+        // own `invalid_session`, which only that API's error mapping writes.
+        let codes = GatehouseError.Code.all.filter { $0 != .invalidSession }
+        #expect(codes.count == GatehouseError.Code.all.count - 1)
         for code in codes.map(\.rawValue) + TransportError.Code.allCases.map(\.rawValue) {
             #expect(Components.Schemas._Error._ErrorPayload.CodePayload(rawValue: code) != nil, "\(code)")
         }

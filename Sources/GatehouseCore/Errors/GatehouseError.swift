@@ -11,7 +11,7 @@ import Foundation
 public struct GatehouseError: Error, Sendable, CustomStringConvertible {
     /// A stable machine-readable error code; its ``rawValue`` is the `error` field of every error body.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate enum Base: String, Sendable {
+        fileprivate enum Base: String, Sendable, CaseIterable {
             case invalidRequest = "invalid_request"
             case invalidPassword = "invalid_password"
             case codeMismatch = "code_mismatch"
@@ -38,6 +38,9 @@ public struct GatehouseError: Error, Sendable, CustomStringConvertible {
 
         fileprivate let base: Base
         fileprivate init(_ base: Base) { self.base = base }
+
+        /// Every code there is (for tests that hold a document's list of codes to the core's).
+        package static var all: [Code] { Base.allCases.map(Code.init) }
 
         /// The stable wire code, e.g. `invalid_request`.
         public var rawValue: String { base.rawValue }

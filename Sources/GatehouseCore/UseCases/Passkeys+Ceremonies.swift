@@ -81,7 +81,6 @@ extension Passkeys {
         -> PasskeyRecord
     {
         let (settings, _) = try enabled()
-        if let name, name.count > 256 { throw GatehouseError.invalidRequest("'name' must be at most 256 characters.") }
         let label = try InputRules.displayName(name, member: "name") ?? "Passkey"
         let response = try Response(json)
         let clientData = try response.bytes("clientDataJSON")
